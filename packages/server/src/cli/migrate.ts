@@ -1,0 +1,29 @@
+import { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { openStore } from '../store/open-store.js';
+import { configFrom, type StoreFlags, storeOptions } from './options.js';
+
+export function migrateCommand(): Command {
+  return storeOptions(new Command('migrate').description('bring the store’s schema up to date, showing each step')).action(
+    async (flags: StoreFlags) => {
+      const config = flags.data || flags.db ? configFrom(flags) : loadConfig();
+      const store = openStore(config);
+      try {
+        const report = await store.migrate((step) => {
+          if (step.status === 'running') process.stderr.write(`migrating ${step.name} …\n`);
+          else process.stderr.write(`migrated  ${step.name} in ${Math.round(step.ms ?? 0)} ms\n`);
+        });
+        process.stdout.write(
+          report.applied.length
+            ? `applied ${report.applied.length} migration(s); schema is at ${report.current}\n`
+            : `schema is up to date at ${report.current}\n`,
+        );
+      } catch (error) {
+        process.stderr.write(`baton migrate: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      } finally {
+        await store.close();
+      }
+    },
+  );
+}

@@ -1,0 +1,166 @@
+import {
+  type ActorInput,
+  BatonError,
+  type Checkpoint,
+  type Context,
+  type ErrorCode,
+  type Event,
+  type EventPage,
+  type EventQueryInput,
+  type NewCheckpointInput,
+  type NewContextInput,
+  type NewEventInput,
+  type NewTaskInput,
+  type Task,
+  type TaskState,
+} from '@baton/core';
+
+export interface BatonClientOptions {
+  /** The hub, e.g. http://127.0.0.1:7337 */
+  url: string;
+  token?: string | undefined;
+  /** Who this client writes as (sent as X-Baton-* headers). */
+  actor?: ActorInput | undefined;
+  /** Per-request timeout in ms (default 30 s). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+type Query = Record<string, string | number | boolean | readonly string[] | undefined | null>;
+
+/**
+ * The typed REST client (`baton/client`). Errors from the hub come back as the
+ * same BatonError with the same code; a hub that cannot be reached is
+ * `unavailable`.
+ */
+export class BatonClient {
+  readonly url: string;
+  readonly #headers: Record<string, string>;
+  readonly #timeoutMs: number;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: BatonClientOptions) {
+    this.url = options.url.replace(/\/+$/, '');
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#fetch = options.fetch ?? fetch;
+    this.#headers = { 'content-type': 'application/json' };
+    if (options.token) this.#headers.authorization = `Bearer ${options.token}`;
+    const actor = options.actor;
+    if (actor) {
+      this.#headers['x-baton-actor'] = actor.id;
+      if (actor.name) this.#headers['x-baton-actor-name'] = actor.name;
+      if (actor.runtime) this.#headers['x-baton-runtime'] = actor.runtime;
+      if (actor.role) this.#headers['x-baton-role'] = actor.role;
+    }
+  }
+
+  async health(): Promise<{ ok: boolean; store: string }> {
+    return this.#request('GET', '/healthz');
+  }
+
+  createContext(input: NewContextInput = {}): Promise<Context> {
+    return this.#request('POST', '/api/v1/contexts', input);
+  }
+  getContext(id: string): Promise<Context> {
+    return this.#request('GET', `/api/v1/contexts/${enc(id)}`);
+  }
+  listContexts(query: { q?: string; limit?: number; cursor?: string } = {}): Promise<{ contexts: Context[]; nextCursor: string | null }> {
+    return this.#request('GET', `/api/v1/contexts${qs(query)}`);
+  }
+  updateContext(
+    id: string,
+    patch: { title?: string; description?: string; parentId?: string | null; metadata?: Record<string, unknown> },
+  ): Promise<Context> {
+    return this.#request('PATCH', `/api/v1/contexts/${enc(id)}`, patch);
+  }
+  deleteContext(id: string): Promise<{ deleted: { events: number; tasks: number; checkpoints: number } }> {
+    return this.#request('DELETE', `/api/v1/contexts/${enc(id)}`);
+  }
+
+  appendEvent(contextId: string, event: NewEventInput): Promise<Event> {
+    return this.#request('POST', `/api/v1/contexts/${enc(contextId)}/events`, event);
+  }
+  appendEvents(contextId: string, events: readonly NewEventInput[]): Promise<{ events: Event[]; created: boolean[] }> {
+    return this.#request('POST', `/api/v1/contexts/${enc(contextId)}/events`, { events });
+  }
+  listEvents(contextId: string, query: EventQueryInput | Query = {}): Promise<EventPage> {
+    return this.#request('GET', `/api/v1/contexts/${enc(contextId)}/events${qs(query as Query)}`);
+  }
+  getEvent(id: string): Promise<Event> {
+    return this.#request('GET', `/api/v1/events/${enc(id)}`);
+  }
+  resolveBlocker(id: string, message?: string): Promise<{ target: Event; record: Event }> {
+    return this.#request('POST', `/api/v1/events/${enc(id)}/resolve`, message ? { message } : {});
+  }
+  consumeNote(id: string, message?: string): Promise<{ target: Event; record: Event }> {
+    return this.#request('POST', `/api/v1/events/${enc(id)}/consume`, message ? { message } : {});
+  }
+
+  createTask(contextId: string, task: NewTaskInput = {}): Promise<Task> {
+    return this.#request('POST', `/api/v1/contexts/${enc(contextId)}/tasks`, task);
+  }
+  listTasks(
+    contextId: string,
+    query: { state?: string; limit?: number; cursor?: string } = {},
+  ): Promise<{ tasks: Task[]; nextCursor: string | null }> {
+    return this.#request('GET', `/api/v1/contexts/${enc(contextId)}/tasks${qs(query)}`);
+  }
+  getTask(id: string): Promise<Task> {
+    return this.#request('GET', `/api/v1/tasks/${enc(id)}`);
+  }
+  updateTask(
+    id: string,
+    patch: { state?: TaskState; title?: string; description?: string; message?: string; metadata?: Record<string, unknown> },
+  ): Promise<Task> {
+    return this.#request('PATCH', `/api/v1/tasks/${enc(id)}`, patch);
+  }
+
+  createCheckpoint(checkpoint: NewCheckpointInput): Promise<Checkpoint> {
+    return this.#request('POST', '/api/v1/checkpoints', checkpoint);
+  }
+  listCheckpoints(contextId: string): Promise<{ checkpoints: Checkpoint[] }> {
+    return this.#request('GET', `/api/v1/contexts/${enc(contextId)}/checkpoints`);
+  }
+
+  async #request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await this.#fetch(this.url + path, {
+        method,
+        headers: this.#headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+    } catch (error) {
+      throw new BatonError('unavailable', `cannot reach the baton hub at ${this.url}: ${(error as Error).message}`, { cause: error });
+    }
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new BatonError('internal', `the hub answered ${response.status} with a body that is not JSON`);
+    }
+    if (!response.ok) {
+      const error = (json as { error?: { code?: ErrorCode; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
+      throw new BatonError(error?.code ?? 'internal', error?.message ?? `the hub answered ${response.status}`, {
+        details: { status: response.status, ...(error?.details ?? {}) },
+      });
+    }
+    return json as T;
+  }
+}
+
+function enc(id: string): string {
+  return encodeURIComponent(id);
+}
+
+function qs(query: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    params.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}

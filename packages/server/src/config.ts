@@ -1,0 +1,61 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one place that reads the environment. Flags override these; every
+ * other module receives a parsed Config.
+ */
+const Env = z.object({
+  BATON_DATA: z.string().min(1).optional(),
+  BATON_DB: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  BATON_HOST: z.string().min(1).default('127.0.0.1'),
+  BATON_PORT: z.coerce.number().int().min(0).max(65535).default(7337),
+  BATON_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  BATON_BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024),
+  BATON_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BATON_URL: z.url().optional(),
+});
+
+export interface Config {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  host: string;
+  port: number;
+  token: string | undefined;
+  bodyLimit: number;
+  logLevel: string;
+  /** Where clients (`baton mcp`, `baton tail`) find the hub. */
+  url: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`invalid environment: ${String(issue?.path[0])} ${issue?.message}`);
+  }
+  const e = parsed.data;
+  return {
+    dataDir: resolve(e.BATON_DATA ?? '.baton'),
+    databaseUrl: e.BATON_DB,
+    host: e.BATON_HOST,
+    port: e.BATON_PORT,
+    token: e.BATON_TOKEN,
+    bodyLimit: e.BATON_BODY_LIMIT,
+    logLevel: e.BATON_LOG_LEVEL,
+    url: e.BATON_URL ?? `http://127.0.0.1:${e.BATON_PORT}`,
+  };
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.test(host);
+}

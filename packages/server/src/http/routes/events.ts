@@ -1,0 +1,77 @@
+import { ConsumeInput, Event, EventPage, EventQuery, MAX_BATCH, NewEvent, NewEventBatch, parseWith, ResolveInput } from '@baton/core';
+import { z } from 'zod';
+import { type RouteSpec, withStatus } from '../route.js';
+
+const AppendBody = z.union([NewEvent, NewEventBatch]);
+const AppendResponse = z.union([Event, z.object({ events: z.array(Event), created: z.array(z.boolean()) })]);
+/** The batch's shape; each event is validated by the hub, which names failures by index. */
+const BatchEnvelope = z.strictObject({ events: z.array(z.unknown()).min(1).max(MAX_BATCH) });
+const ProjectionResult = z.object({ target: Event, record: Event });
+
+function isBatch(body: unknown): body is { events: unknown } {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'events' in body && !('kind' in body);
+}
+
+export const eventRoutes: RouteSpec[] = [
+  {
+    method: 'post',
+    path: '/contexts/:id/events',
+    operationId: 'appendEvents',
+    summary: 'Append one event, or a batch `{ "events": [...] }` of up to 1,000 in one transaction',
+    tag: 'events',
+    body: AppendBody,
+    response: AppendResponse,
+    status: 201,
+    handler: async ({ hub, caller, params, body }) => {
+      const contextId = params.id as string;
+      if (isBatch(body)) {
+        const { events } = parseWith(BatchEnvelope, body, 'body');
+        const result = await hub.appendEvents(contextId, events, caller);
+        return withStatus(result.created.some(Boolean) ? 201 : 200, result);
+      }
+      const { event, created } = await hub.appendEvent(contextId, body, caller);
+      return withStatus(created ? 201 : 200, event);
+    },
+  },
+  {
+    method: 'get',
+    path: '/contexts/:id/events',
+    operationId: 'listEvents',
+    summary: 'List a context’s events in seq order, filtered and paginated (`after` cursor, or `tail=N`)',
+    tag: 'events',
+    query: EventQuery,
+    response: EventPage,
+    handler: ({ hub, caller, params, query }) => hub.listEvents(params.id as string, query, caller),
+  },
+  {
+    method: 'get',
+    path: '/events/:id',
+    operationId: 'getEvent',
+    summary: 'Get one event',
+    tag: 'events',
+    response: Event,
+    handler: ({ hub, caller, params }) => hub.getEvent(params.id as string, caller),
+  },
+  {
+    method: 'post',
+    path: '/events/:id/resolve',
+    operationId: 'resolveBlocker',
+    summary: 'Resolve a blocker; the resolution is recorded as an event',
+    tag: 'events',
+    body: ResolveInput,
+    bodyOptional: true,
+    response: ProjectionResult,
+    handler: ({ hub, caller, params, body }) => hub.resolveBlocker(params.id as string, parseWith(ResolveInput, body, 'body'), caller),
+  },
+  {
+    method: 'post',
+    path: '/events/:id/consume',
+    operationId: 'consumeNote',
+    summary: 'Mark a note consumed; recorded as an event',
+    tag: 'events',
+    body: ConsumeInput,
+    bodyOptional: true,
+    response: ProjectionResult,
+    handler: ({ hub, caller, params, body }) => hub.consumeNote(params.id as string, parseWith(ConsumeInput, body, 'body'), caller),
+  },
+];

@@ -1,0 +1,540 @@
+import {
+  type Actor,
+  assertTransition,
+  BatonError,
+  type Checkpoint,
+  type Context,
+  ContextPatch,
+  ContextQuery,
+  contentText,
+  type Event,
+  type EventPage,
+  EventQuery,
+  NewCheckpoint,
+  NewContext,
+  NewTask,
+  parseWith,
+  type Task,
+  TaskPatch,
+  TaskQuery,
+} from '@baton/core';
+import type { PreparedEvent } from '../store/rows.js';
+import type { DeleteCounts, Store, StoredArtifact, StoreWriter } from '../store/store.js';
+import { authorize, type Caller, viewerKey } from './caller.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { newId as defaultNewId } from './ids.js';
+import { type Prepared, prepareEvents, sameEvent } from './prepare-event.js';
+
+export interface HubOptions {
+  now?: () => number;
+  newId?: () => string;
+}
+
+export type AppendListener = (events: readonly Event[]) => void;
+
+export interface AppendResult {
+  events: Event[];
+  /** Per event: false when an identical event with that id was already stored (a retry). */
+  created: boolean[];
+}
+
+/**
+ * The domain service. Every surface (REST, MCP, A2A, MAP, Yjs, the UI) calls
+ * it; it validates input with the shared schemas, checks access, and is the
+ * only caller of the store.
+ */
+export class Hub {
+  readonly store: Store;
+  readonly #now: () => number;
+  readonly #newId: () => string;
+  readonly #listeners = new Set<AppendListener>();
+
+  constructor(store: Store, options: HubOptions = {}) {
+    this.store = store;
+    this.#now = options.now ?? Date.now;
+    this.#newId = options.newId ?? defaultNewId;
+  }
+
+  /** Called after each commit with the events it appended, in seq order. */
+  onAppend(listener: AppendListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  // ── contexts ────────────────────────────────────────────────────────────
+
+  async createContext(input: unknown, caller: Caller): Promise<Context> {
+    const data = parseWith(NewContext, input, 'context');
+    const id = data.id ?? this.#newId();
+    authorize(caller, 'write', id);
+    const at = new Date(this.#now()).toISOString();
+    const context: Context = {
+      id,
+      title: data.title,
+      description: data.description,
+      owner: data.owner === undefined ? caller.actor : data.owner,
+      parentId: data.parentId,
+      metadata: data.metadata,
+      importedFrom: data.importedFrom,
+      eventCount: 0,
+      lastSeq: 0,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await this.store.write(async (tx) => {
+      if (await tx.getContext(id)) throw new BatonError('conflict', `context '${id}' already exists`, { details: { id } });
+      if (context.parentId && !(await tx.getContext(context.parentId))) throw BatonError.notFound('parent context', context.parentId);
+      await tx.insertContext(context);
+    });
+    return context;
+  }
+
+  async getContext(id: string, caller: Caller): Promise<Context> {
+    authorize(caller, 'read', id);
+    const context = await this.store.getContext(id);
+    if (!context) throw BatonError.notFound('context', id);
+    return context;
+  }
+
+  async listContexts(query: unknown, caller: Caller): Promise<{ contexts: Context[]; nextCursor: string | null }> {
+    authorize(caller, 'read');
+    const q = parseWith(ContextQuery, query, 'query');
+    const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
+    const rows = await this.store.listContexts({
+      ...(q.q ? { q: q.q } : {}),
+      ...(q.parentId ? { parentId: q.parentId } : {}),
+      ...(cursor ? { before: { updatedAt: cursor.millis, id: cursor.id } } : {}),
+      limit: q.limit + 1,
+    });
+    const visible = caller.contextIds ? rows.filter((c) => caller.contextIds?.has(c.id)) : rows;
+    const page = visible.slice(0, q.limit);
+    const last = page.at(-1);
+    const nextCursor = rows.length > q.limit && last ? encodeCursor(Date.parse(last.updatedAt), last.id) : null;
+    return { contexts: page, nextCursor };
+  }
+
+  async updateContext(id: string, patch: unknown, caller: Caller): Promise<Context> {
+    authorize(caller, 'write', id);
+    const changes = parseWith(ContextPatch, patch, 'context patch');
+    return this.store.write(async (tx) => {
+      const current = await tx.getContext(id);
+      if (!current) throw BatonError.notFound('context', id);
+      if (changes.parentId) await this.#assertNoCycle(tx, id, changes.parentId);
+      const next: Context = { ...current, ...changes, updatedAt: new Date(this.#now()).toISOString() };
+      await tx.updateContext(next);
+      return next;
+    });
+  }
+
+  async deleteContext(id: string, caller: Caller): Promise<DeleteCounts> {
+    authorize(caller, 'admin', id);
+    return this.store.write(async (tx) => {
+      if (!(await tx.getContext(id))) throw BatonError.notFound('context', id);
+      return tx.deleteContext(id);
+    });
+  }
+
+  async #assertNoCycle(tx: StoreWriter, id: string, parentId: string): Promise<void> {
+    let cursor: string | null = parentId;
+    for (let depth = 0; cursor; depth++) {
+      if (cursor === id || depth > 1000) {
+        throw BatonError.invalid([{ path: 'parentId', message: `would make context '${id}' its own ancestor` }], 'context patch');
+      }
+      const parent: Context | undefined = await tx.getContext(cursor);
+      if (!parent) throw BatonError.notFound('parent context', cursor);
+      cursor = parent.parentId;
+    }
+  }
+
+  // ── events ──────────────────────────────────────────────────────────────
+
+  /** Appends one event; a retry with the same id and body returns the stored event. */
+  async appendEvent(contextId: string, input: unknown, caller: Caller): Promise<{ event: Event; created: boolean }> {
+    const result = await this.#append(contextId, [input], caller, null);
+    return { event: result.events[0] as Event, created: result.created[0] as boolean };
+  }
+
+  /** Appends up to 1,000 events in one transaction: all are stored, or none. */
+  async appendEvents(contextId: string, inputs: readonly unknown[], caller: Caller): Promise<AppendResult> {
+    return this.#append(contextId, inputs, caller, 'events');
+  }
+
+  async #append(contextId: string, inputs: readonly unknown[], caller: Caller, path: string | null): Promise<AppendResult> {
+    authorize(caller, 'write', contextId);
+    const now = this.#now();
+    const prepared = prepareEvents(inputs, { contextId, caller, now, newId: this.#newId }, path);
+    const result = await this.store.write((tx) => this.#appendIn(tx, contextId, prepared, now));
+    this.#publish(result.events.filter((_, i) => result.created[i]));
+    return result;
+  }
+
+  async #appendIn(tx: StoreWriter, contextId: string, prepared: Prepared[], now: number): Promise<AppendResult> {
+    if (!(await tx.getContext(contextId))) throw BatonError.notFound('context', contextId);
+    const taskIds = new Set(prepared.map((p) => p.event.taskId).filter((t): t is string => t !== null));
+    for (const taskId of taskIds) {
+      const task = await tx.getTask(taskId);
+      if (!task || task.contextId !== contextId) throw BatonError.notFound(`task in context '${contextId}'`, taskId);
+    }
+    const stored = await tx.findEvents(prepared.filter((p) => p.writerId).map((p) => p.event.id));
+    // Within a batch too, a repeated id must repeat the same event.
+    const firstOfId = new Map<string, Prepared>();
+    const fresh: PreparedEvent[] = [];
+    const slots: (Event | number)[] = [];
+    for (const p of prepared) {
+      const existing = stored.get(p.event.id);
+      if (existing) {
+        if (!sameEvent(existing, p)) throw idConflict(p.event.id);
+        slots.push(existing);
+        continue;
+      }
+      const earlier = firstOfId.get(p.event.id);
+      if (earlier) {
+        if (JSON.stringify(earlier.event) !== JSON.stringify(p.event)) throw idConflict(p.event.id);
+        slots.push(fresh.indexOf(earlier.event));
+        continue;
+      }
+      firstOfId.set(p.event.id, p);
+      slots.push(fresh.length);
+      fresh.push(p.event);
+    }
+    const appended = await tx.appendEvents(fresh, now);
+    const seen = new Set<number>();
+    const events: Event[] = [];
+    const created: boolean[] = [];
+    for (const slot of slots) {
+      if (typeof slot === 'number') {
+        events.push(appended[slot] as Event);
+        created.push(!seen.has(slot));
+        seen.add(slot);
+      } else {
+        events.push(slot);
+        created.push(false);
+      }
+    }
+    return { events, created };
+  }
+
+  #publish(events: readonly Event[]): void {
+    if (events.length === 0) return;
+    for (const listener of this.#listeners) {
+      try {
+        listener(events);
+      } catch {
+        // A failing subscriber must not fail the write that has already committed.
+      }
+    }
+  }
+
+  async getEvent(id: string, caller: Caller): Promise<Event> {
+    const event = await this.store.getEvent(id);
+    if (!event || !isVisible(event, caller)) throw BatonError.notFound('event', id);
+    authorize(caller, 'read', event.contextId);
+    return event;
+  }
+
+  async listEvents(contextId: string, query: unknown, caller: Caller): Promise<EventPage> {
+    authorize(caller, 'read', contextId);
+    const q = parseWith(EventQuery, query, 'query');
+    if (!(await this.store.getContext(contextId))) throw BatonError.notFound('context', contextId);
+    const types = [...(q.activityType ?? []), ...(q.noteType ?? [])];
+    const backwards = q.tail !== undefined || (q.before !== undefined && q.after === undefined);
+    const size = q.tail ?? q.limit;
+    const rows = await this.store.listEvents({
+      contextId,
+      ...(q.kind ? { kinds: q.kind } : {}),
+      ...(types.length ? { types } : {}),
+      ...(q.phase ? { phases: q.phase } : {}),
+      ...(q.direction ? { direction: q.direction } : {}),
+      ...(q.actor ? { actorIds: q.actor } : {}),
+      ...(q.taskId ? { taskId: q.taskId } : {}),
+      ...(q.stepId ? { stepId: q.stepId } : {}),
+      ...(q.after !== undefined ? { afterSeq: q.after } : {}),
+      ...(q.before !== undefined ? { beforeSeq: q.before } : {}),
+      ...(q.since ? { sinceMs: Date.parse(q.since) } : {}),
+      ...(q.until ? { untilMs: Date.parse(q.until) } : {}),
+      viewerKey: viewerKey(caller),
+      order: backwards ? 'desc' : 'asc',
+      limit: size + 1,
+    });
+    const hasMore = rows.length > size;
+    const events = rows.slice(0, size);
+    if (backwards) events.reverse();
+    return {
+      events,
+      nextAfter: events.at(-1)?.seq ?? q.after ?? 0,
+      prevBefore: events[0]?.seq ?? null,
+      hasMore,
+    };
+  }
+
+  // ── projections: blockers and notes ─────────────────────────────────────
+
+  /** Marks a blocker resolved, recorded as an event that references it. */
+  async resolveBlocker(id: string, input: { message?: string | undefined; actor?: Actor | undefined }, caller: Caller) {
+    return this.#project(id, caller, input, {
+      verb: 'resolve',
+      applies: (e) => e.kind === 'activity' && e.activityType === 'blocker',
+      done: (e) => e.kind === 'activity' && e.resolved,
+      op: 'blocker.resolved',
+      text: (e) => `Resolved blocker: ${preview(e)}`,
+      projection: (record) => ({ resolved: true, resolvedBy: record }),
+    });
+  }
+
+  /** Marks a note consumed (acted upon), recorded as an event that references it. */
+  async consumeNote(id: string, input: { message?: string | undefined; actor?: Actor | undefined }, caller: Caller) {
+    return this.#project(id, caller, input, {
+      verb: 'consume',
+      applies: (e) => e.kind === 'note',
+      done: (e) => e.kind === 'note' && e.consumed,
+      op: 'note.consumed',
+      text: (e) => `Consumed note: ${e.kind === 'note' ? e.title : preview(e)}`,
+      projection: (record) => ({ consumed: true, consumedBy: record }),
+    });
+  }
+
+  async #project(
+    id: string,
+    caller: Caller,
+    input: { message?: string | undefined; actor?: Actor | undefined },
+    how: {
+      verb: string;
+      applies: (e: Event) => boolean;
+      done: (e: Event) => boolean;
+      op: string;
+      text: (e: Event) => string;
+      projection: (record: { actor: Actor; eventId: string; at: string }) => object;
+    },
+  ): Promise<{ target: Event; record: Event }> {
+    const now = this.#now();
+    const actor = input.actor ?? caller.actor;
+    const result = await this.store.write(async (tx) => {
+      const target = await tx.getEvent(id);
+      if (!target || !isVisible(target, caller)) throw BatonError.notFound('event', id);
+      authorize(caller, 'write', target.contextId);
+      if (!how.applies(target)) {
+        throw BatonError.invalid([
+          {
+            path: 'id',
+            message: `event '${id}' is a ${describe(target)}; only ${how.verb === 'resolve' ? 'blockers' : 'notes'} can be ${how.verb}d`,
+          },
+        ]);
+      }
+      if (how.done(target)) throw new BatonError('conflict', `event '${id}' was already ${how.verb}d`, { details: { id } });
+      const text = how.text(target) + (input.message ? `\n\n${input.message}` : '');
+      const [record] = await tx.appendEvents(
+        [
+          {
+            id: this.#newId(),
+            contextId: target.contextId,
+            taskId: target.taskId,
+            parentId: target.id,
+            refs: [target.id],
+            actor,
+            source: 'local',
+            content: [{ type: 'text', text }],
+            metadata: { baton: { op: how.op, target: target.id } },
+            extensions: [],
+            visibility: target.visibility,
+            kind: 'activity',
+            activityType: 'system_event',
+          },
+        ],
+        now,
+      );
+      if (!record) throw new BatonError('internal', 'append returned no event');
+      const projection = how.projection({ actor, eventId: record.id, at: record.createdAt });
+      await tx.setProjection(target.id, projection);
+      return { target: { ...target, ...projection } as Event, record };
+    });
+    this.#publish([result.record]);
+    return result;
+  }
+
+  // ── tasks ───────────────────────────────────────────────────────────────
+
+  async createTask(contextId: string, input: unknown, caller: Caller): Promise<Task> {
+    authorize(caller, 'write', contextId);
+    const data = parseWith(NewTask, input, 'task');
+    const now = this.#now();
+    const at = new Date(now).toISOString();
+    const task: Task = { ...data, id: data.id ?? this.#newId(), contextId, createdAt: at, updatedAt: at };
+    const record = await this.store.write(async (tx) => {
+      if (!(await tx.getContext(contextId))) throw BatonError.notFound('context', contextId);
+      if (await tx.getTask(task.id)) throw new BatonError('conflict', `task '${task.id}' already exists`, { details: { id: task.id } });
+      if (task.parentTaskId) {
+        const parent = await tx.getTask(task.parentTaskId);
+        if (!parent) throw BatonError.notFound('parent task', task.parentTaskId);
+      }
+      await tx.insertTask(task);
+      return this.#taskEvent(tx, task, caller.actor, now, `Task created: ${task.title || task.id} (${task.state})`, {
+        op: 'task.created',
+        state: task.state,
+      });
+    });
+    this.#publish(record);
+    return task;
+  }
+
+  async getTask(id: string, caller: Caller): Promise<Task> {
+    const task = await this.store.getTask(id);
+    if (!task) throw BatonError.notFound('task', id);
+    authorize(caller, 'read', task.contextId);
+    return task;
+  }
+
+  async listTasks(contextId: string, query: unknown, caller: Caller): Promise<{ tasks: Task[]; nextCursor: string | null }> {
+    authorize(caller, 'read', contextId);
+    const q = parseWith(TaskQuery, query, 'query');
+    if (!(await this.store.getContext(contextId))) throw BatonError.notFound('context', contextId);
+    const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
+    const rows = await this.store.listTasks({
+      contextId,
+      ...(q.state ? { states: q.state } : {}),
+      ...(q.parentTaskId ? { parentTaskId: q.parentTaskId } : {}),
+      ...(cursor ? { after: { createdAt: cursor.millis, id: cursor.id } } : {}),
+      limit: q.limit + 1,
+    });
+    const tasks = rows.slice(0, q.limit);
+    const last = tasks.at(-1);
+    return { tasks, nextCursor: rows.length > q.limit && last ? encodeCursor(Date.parse(last.createdAt), last.id) : null };
+  }
+
+  /** Changes a task; a state change must be legal and is recorded on the timeline. */
+  async updateTask(id: string, patch: unknown, caller: Caller): Promise<Task> {
+    const changes = parseWith(TaskPatch, patch, 'task patch');
+    const now = this.#now();
+    const { task, records } = await this.store.write(async (tx) => {
+      const current = await tx.getTask(id);
+      if (!current) throw BatonError.notFound('task', id);
+      authorize(caller, 'write', current.contextId);
+      const stateChange = changes.state !== undefined && changes.state !== current.state;
+      if (stateChange && changes.state) assertTransition(id, current.state, changes.state);
+      const artifacts = [...current.artifacts];
+      for (const artifact of changes.artifacts ?? []) {
+        const at = artifacts.findIndex((a) => a.id === artifact.id);
+        if (at >= 0) artifacts[at] = artifact;
+        else artifacts.push(artifact);
+      }
+      const next: Task = {
+        ...current,
+        ...(changes.title !== undefined ? { title: changes.title } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.metadata !== undefined ? { metadata: changes.metadata } : {}),
+        state: changes.state ?? current.state,
+        artifacts,
+        updatedAt: new Date(now).toISOString(),
+      };
+      await tx.updateTask(next);
+      const label = next.title || next.id;
+      const records = stateChange
+        ? await this.#taskEvent(
+            tx,
+            next,
+            caller.actor,
+            now,
+            `Task ${label}: ${current.state} → ${next.state}${changes.message ? `\n\n${changes.message}` : ''}`,
+            { op: 'task.state', from: current.state, to: next.state },
+          )
+        : [];
+      return { task: next, records };
+    });
+    this.#publish(records);
+    return task;
+  }
+
+  #taskEvent(tx: StoreWriter, task: Task, actor: Actor, now: number, text: string, data: Record<string, string>): Promise<Event[]> {
+    return tx.appendEvents(
+      [
+        {
+          id: this.#newId(),
+          contextId: task.contextId,
+          taskId: task.id,
+          parentId: null,
+          refs: [],
+          actor,
+          source: 'local',
+          content: [{ type: 'text', text }],
+          metadata: { baton: { ...data, taskId: task.id } },
+          extensions: [],
+          visibility: 'shared',
+          kind: 'activity',
+          activityType: 'system_event',
+        },
+      ],
+      now,
+    );
+  }
+
+  // ── checkpoints ─────────────────────────────────────────────────────────
+
+  async createCheckpoint(input: unknown, caller: Caller): Promise<Checkpoint> {
+    const data = parseWith(NewCheckpoint, input, 'checkpoint');
+    authorize(caller, 'write', data.contextId);
+    const at = new Date(this.#now()).toISOString();
+    const artifacts: StoredArtifact[] = data.artifacts.map((a) => {
+      const content = a.encoding === 'base64' ? Buffer.from(a.content, 'base64') : Buffer.from(a.content, 'utf8');
+      return { name: a.name, mediaType: a.mediaType, size: content.byteLength, content };
+    });
+    const names = new Set<string>();
+    for (const a of artifacts) {
+      if (names.has(a.name))
+        throw BatonError.invalid([{ path: 'artifacts', message: `artifact name '${a.name}' is used twice` }], 'checkpoint');
+      names.add(a.name);
+    }
+    const checkpoint: Checkpoint = {
+      id: data.id ?? this.#newId(),
+      agentId: data.agentId,
+      sessionId: data.sessionId,
+      label: data.label,
+      timestamp: data.timestamp ?? at,
+      metadata: data.metadata,
+      contextId: data.contextId,
+      taskId: data.taskId,
+      artifacts: artifacts.map(({ name, mediaType, size }) => ({ name, mediaType, size })).sort((a, b) => a.name.localeCompare(b.name)),
+      createdAt: at,
+    };
+    await this.store.write(async (tx) => {
+      if (checkpoint.contextId && !(await tx.getContext(checkpoint.contextId))) throw BatonError.notFound('context', checkpoint.contextId);
+      await tx.insertCheckpoint(checkpoint, artifacts);
+    });
+    return checkpoint;
+  }
+
+  async getCheckpoint(id: string, caller: Caller): Promise<Checkpoint> {
+    const checkpoint = await this.store.getCheckpoint(id);
+    if (!checkpoint) throw BatonError.notFound('checkpoint', id);
+    authorize(caller, 'read', checkpoint.contextId);
+    return checkpoint;
+  }
+
+  async listCheckpoints(contextId: string, caller: Caller, limit = 100): Promise<Checkpoint[]> {
+    authorize(caller, 'read', contextId);
+    if (!(await this.store.getContext(contextId))) throw BatonError.notFound('context', contextId);
+    return this.store.listCheckpoints({ contextId, limit });
+  }
+
+  async readCheckpointArtifact(id: string, name: string, caller: Caller): Promise<StoredArtifact> {
+    await this.getCheckpoint(id, caller);
+    const artifact = await this.store.readCheckpointArtifact(id, name);
+    if (!artifact) throw BatonError.notFound(`artifact of checkpoint '${id}'`, name);
+    return artifact;
+  }
+}
+
+function idConflict(id: string): BatonError {
+  return new BatonError('conflict', `an event with id '${id}' already exists with a different body; use a new id`, { details: { id } });
+}
+
+function isVisible(event: Event, caller: Caller): boolean {
+  return event.visibility === 'shared' || viewerKey(caller) === (event.actor.runtime ?? `actor:${event.actor.id}`);
+}
+
+function describe(event: Event): string {
+  return event.kind === 'activity' ? `${event.activityType} activity` : event.kind === 'note' ? `${event.noteType} note` : 'turn';
+}
+
+function preview(event: Event): string {
+  const text = contentText(event.content).trim();
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text || event.id;
+}

@@ -1,0 +1,13 @@
+export { BatonClient, type BatonClientOptions } from './client/baton-client.js';
+export { type Config, loadConfig } from './config.js';
+export type { AppOptions } from './http/app.js';
+export { API_ROUTES, createApp, DEFAULT_BODY_LIMIT } from './http/app.js';
+export { ANONYMOUS_ACTOR, type Caller, localCaller, type Scope } from './hub/caller.js';
+export { type AppendListener, type AppendResult, Hub, type HubOptions } from './hub/hub.js';
+export { type HubServer, type ServeConfig, startHubServer } from './hub-server.js';
+export { createLogger, type Logger } from './log.js';
+export { openStore, type StoreConfig } from './store/open-store.js';
+export { openPostgresStore } from './store/postgres/postgres-store.js';
+export { openSqliteStore, SQLITE_FILE } from './store/sqlite/sqlite-store.js';
+export type { Store, StoreWriter } from './store/store.js';
+export { VERSION } from './version.js';

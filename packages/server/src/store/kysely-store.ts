@@ -1,0 +1,239 @@
+import type { Checkpoint, Context, Event, Task } from '@baton/core';
+import { type Kysely, Migrator, sql } from 'kysely';
+import { migrationProvider } from './migrations/index.js';
+import * as read from './queries.js';
+import { contextToRow, eventToRow, type PreparedEvent, type Projection, taskToRow, toMillis } from './rows.js';
+import type { Database } from './schema.js';
+import type {
+  CheckpointFilter,
+  ContextFilter,
+  DeleteCounts,
+  EventFilter,
+  MigrationProgress,
+  MigrationReport,
+  Store,
+  StoredArtifact,
+  StoreWriter,
+  TaskFilter,
+} from './store.js';
+
+/** Rows per INSERT statement: under SQLite's and PostgreSQL's bound-parameter limits. */
+const INSERT_CHUNK = 500;
+
+export interface KyselyStoreOptions {
+  dialect: Store['dialect'];
+  /** Runs migrations and transactions. */
+  writer: Kysely<Database>;
+  /** Serves reads; defaults to the writer (PostgreSQL pools connections itself). */
+  reader?: Kysely<Database>;
+  sizeOnDisk: () => Promise<number>;
+  onClose?: () => Promise<void>;
+}
+
+/** The one Store implementation over Kysely; sqlite-store.ts and postgres-store.ts configure it. */
+export class KyselyStore implements Store {
+  readonly dialect: Store['dialect'];
+  readonly #writer: Kysely<Database>;
+  readonly #reader: Kysely<Database>;
+  readonly #options: KyselyStoreOptions;
+
+  constructor(options: KyselyStoreOptions) {
+    this.dialect = options.dialect;
+    this.#writer = options.writer;
+    this.#reader = options.reader ?? options.writer;
+    this.#options = options;
+  }
+
+  async migrate(onProgress?: (step: MigrationProgress) => void): Promise<MigrationReport> {
+    const migrator = new Migrator({ db: this.#writer as Kysely<unknown>, provider: migrationProvider });
+    const pending = (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+    const applied: string[] = [];
+    // One step at a time, so a long migration reports which step it is in.
+    for (const name of pending) {
+      onProgress?.({ name, status: 'running' });
+      const started = performance.now();
+      const { error, results } = await migrator.migrateUp();
+      if (error) throw error;
+      const ran = results?.[0]?.migrationName ?? name;
+      applied.push(ran);
+      onProgress?.({ name: ran, status: 'done', ms: performance.now() - started });
+    }
+    const all = await migrator.getMigrations();
+    const executed = all.filter((m) => m.executedAt);
+    return { applied, current: executed.at(-1)?.name ?? null };
+  }
+
+  write<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {
+    return this.#writer.transaction().execute((trx) => fn(new KyselyWriter(trx, this.dialect)));
+  }
+
+  getContext(id: string) {
+    return read.getContext(this.#reader, id);
+  }
+  listContexts(query: ContextFilter) {
+    return read.listContexts(this.#reader, query);
+  }
+  getTask(id: string) {
+    return read.getTask(this.#reader, id);
+  }
+  listTasks(query: TaskFilter) {
+    return read.listTasks(this.#reader, query);
+  }
+  getEvent(id: string) {
+    return read.getEvent(this.#reader, id);
+  }
+  listEvents(query: EventFilter) {
+    return read.listEvents(this.#reader, query);
+  }
+  getCheckpoint(id: string) {
+    return read.getCheckpoint(this.#reader, id);
+  }
+  listCheckpoints(query: CheckpointFilter) {
+    return read.listCheckpoints(this.#reader, query);
+  }
+  readCheckpointArtifact(checkpointId: string, name: string) {
+    return read.readCheckpointArtifact(this.#reader, checkpointId, name);
+  }
+  sizeOnDisk() {
+    return this.#options.sizeOnDisk();
+  }
+
+  async close(): Promise<void> {
+    if (this.#reader !== this.#writer) await this.#reader.destroy();
+    await this.#writer.destroy();
+    await this.#options.onClose?.();
+  }
+}
+
+class KyselyWriter implements StoreWriter {
+  constructor(
+    private readonly trx: Kysely<Database>,
+    private readonly dialect: Store['dialect'],
+  ) {}
+
+  getContext(id: string) {
+    return read.getContext(this.trx, id);
+  }
+
+  async insertContext(context: Context): Promise<void> {
+    await this.trx.insertInto('contexts').values(contextToRow(context)).execute();
+  }
+
+  async updateContext(context: Context): Promise<void> {
+    const { id, event_count: _count, last_seq: _last, ...row } = contextToRow(context);
+    await this.trx.updateTable('contexts').set(row).where('id', '=', id).execute();
+  }
+
+  async deleteContext(id: string): Promise<DeleteCounts> {
+    const events = await this.trx.deleteFrom('events').where('context_id', '=', id).executeTakeFirst();
+    const tasks = await this.trx.deleteFrom('tasks').where('context_id', '=', id).executeTakeFirst();
+    const checkpointIds = this.trx.selectFrom('checkpoints').select('id').where('context_id', '=', id);
+    await this.trx.deleteFrom('checkpoint_artifacts').where('checkpoint_id', 'in', checkpointIds).execute();
+    const checkpoints = await this.trx.deleteFrom('checkpoints').where('context_id', '=', id).executeTakeFirst();
+    await this.trx.deleteFrom('contexts').where('id', '=', id).execute();
+    return {
+      events: Number(events.numDeletedRows),
+      tasks: Number(tasks.numDeletedRows),
+      checkpoints: Number(checkpoints.numDeletedRows),
+    };
+  }
+
+  getTask(id: string) {
+    return read.getTask(this.trx, id, this.dialect === 'postgres');
+  }
+
+  async insertTask(task: Task): Promise<void> {
+    await this.trx.insertInto('tasks').values(taskToRow(task)).execute();
+  }
+
+  async updateTask(task: Task): Promise<void> {
+    const { id, ...row } = taskToRow(task);
+    await this.trx.updateTable('tasks').set(row).where('id', '=', id).execute();
+  }
+
+  getEvent(id: string) {
+    return read.getEvent(this.trx, id);
+  }
+
+  findEvents(ids: readonly string[]) {
+    return read.findEvents(this.trx, ids);
+  }
+
+  async appendEvents(events: readonly PreparedEvent[], now: number): Promise<Event[]> {
+    const n = events.length;
+    if (n === 0) return [];
+    // Taking the counter row serializes appenders until commit (see Store).
+    const counter = await this.trx
+      .updateTable('counters')
+      .set({ value: sql`value + ${n}` })
+      .where('name', '=', 'events')
+      .returning('value')
+      .executeTakeFirstOrThrow();
+    const first = Number(counter.value) - n + 1;
+    const rows = events.map((event, i) => eventToRow(event, first + i, now));
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await this.trx
+        .insertInto('events')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .execute();
+    }
+    const perContext = new Map<string, { count: number; last: number }>();
+    for (const row of rows) {
+      const entry = perContext.get(row.context_id) ?? { count: 0, last: 0 };
+      entry.count += 1;
+      entry.last = row.seq;
+      perContext.set(row.context_id, entry);
+    }
+    for (const [contextId, { count, last }] of perContext) {
+      await this.trx
+        .updateTable('contexts')
+        .set({ event_count: sql`event_count + ${count}`, last_seq: last, updated_at: now })
+        .where('id', '=', contextId)
+        .execute();
+    }
+    const createdAt = new Date(now).toISOString();
+    return events.map((event, i): Event => {
+      const seq = first + i;
+      if (event.kind === 'activity') return { ...event, seq, createdAt, resolved: false, resolvedBy: null };
+      if (event.kind === 'note') return { ...event, seq, createdAt, consumed: false, consumedBy: null };
+      return { ...event, seq, createdAt };
+    });
+  }
+
+  async setProjection(eventId: string, projection: Projection): Promise<void> {
+    await this.trx
+      .updateTable('events')
+      .set({ projection: JSON.stringify(projection) })
+      .where('id', '=', eventId)
+      .execute();
+  }
+
+  async insertCheckpoint(checkpoint: Checkpoint, artifacts: readonly StoredArtifact[]): Promise<void> {
+    await this.trx
+      .insertInto('checkpoints')
+      .values({
+        id: checkpoint.id,
+        agent_id: checkpoint.agentId,
+        session_id: checkpoint.sessionId,
+        label: checkpoint.label,
+        timestamp: toMillis(checkpoint.timestamp),
+        metadata: JSON.stringify(checkpoint.metadata),
+        context_id: checkpoint.contextId,
+        task_id: checkpoint.taskId,
+        created_at: toMillis(checkpoint.createdAt),
+      })
+      .execute();
+    for (const artifact of artifacts) {
+      await this.trx
+        .insertInto('checkpoint_artifacts')
+        .values({
+          checkpoint_id: checkpoint.id,
+          name: artifact.name,
+          media_type: artifact.mediaType,
+          size: artifact.size,
+          content: artifact.content,
+        })
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as timeline from './001-timeline.js';
+import * as checkpoints from './002-checkpoints.js';
+
+/**
+ * The one migration set both stores run, in order. Add a file, never edit a
+ * shipped one; the newest must not rewrite large tables (`npm run bench`
+ * times it on a 1 GB store).
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '001-timeline': timeline,
+  '002-checkpoints': checkpoints,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};
+
+export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -1,0 +1,90 @@
+/**
+ * Tables as both stores hold them. JSON lives in text columns (PostgreSQL's
+ * jsonb rejects \u0000, which agents' tool output does contain); times are
+ * epoch milliseconds; `seq` is assigned from the `counters` row inside the
+ * appending transaction, so seq order is commit order on every store.
+ */
+export interface ContextsTable {
+  id: string;
+  title: string;
+  description: string;
+  owner: string | null;
+  parent_id: string | null;
+  metadata: string;
+  imported_from: string | null;
+  event_count: number;
+  last_seq: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TasksTable {
+  id: string;
+  context_id: string;
+  title: string;
+  description: string;
+  state: string;
+  parent_task_id: string | null;
+  required_capabilities: string;
+  artifacts: string;
+  metadata: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventsTable {
+  seq: number;
+  id: string;
+  context_id: string;
+  kind: string;
+  /** activityType or noteType. */
+  type: string | null;
+  direction: string | null;
+  phase: string | null;
+  round: number | null;
+  step_id: string | null;
+  actor_id: string;
+  task_id: string | null;
+  parent_id: string | null;
+  /** Null for shared events; the owning runtime's key for private ones. */
+  private_to: string | null;
+  created_at: number;
+  /** The rest of the event, compacted (see rows.ts). */
+  body: string;
+  /** Projected mutable facts (blocker resolved, note consumed); null until changed. */
+  projection: string | null;
+}
+
+export interface CountersTable {
+  name: string;
+  value: number;
+}
+
+export interface CheckpointsTable {
+  id: string;
+  agent_id: string;
+  session_id: string | null;
+  label: string;
+  timestamp: number;
+  metadata: string;
+  context_id: string | null;
+  task_id: string | null;
+  created_at: number;
+}
+
+export interface CheckpointArtifactsTable {
+  checkpoint_id: string;
+  name: string;
+  media_type: string;
+  size: number;
+  content: Uint8Array;
+}
+
+export interface Database {
+  contexts: ContextsTable;
+  tasks: TasksTable;
+  events: EventsTable;
+  counters: CountersTable;
+  checkpoints: CheckpointsTable;
+  checkpoint_artifacts: CheckpointArtifactsTable;
+}
