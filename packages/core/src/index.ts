@@ -65,6 +65,8 @@ export {
   VISIBILITIES,
   Visibility,
 } from './schemas/event.js';
+export type { LiveServerMessage } from './schemas/live.js';
+export { LIVE_CLOSE_CODES, LiveClientMessage, LiveFilter, matchesFilter } from './schemas/live.js';
 export { Id, Json, Label, LongText, Metadata, Name, Seq, Timestamp } from './schemas/primitives.js';
 export type { NewTaskInput } from './schemas/task.js';
 export {

@@ -1,0 +1,240 @@
+import type { Event, LiveServerMessage } from '@baton/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { BatonClient } from '../client/baton-client.js';
+import { LiveClient } from '../client/live-client.js';
+import { createApp } from '../http/app.js';
+import { listen } from '../http/server.js';
+import { localCaller } from '../hub/caller.js';
+import { Hub } from '../hub/hub.js';
+import { type HubServer, startHubServer } from '../hub-server.js';
+import { createLogger } from '../log.js';
+import { freshPostgresDatabase, postgresFactory, sqliteFactory, tempDir } from '../test-support/databases.js';
+import { routeUpgrades, startLiveServer } from './live-server.js';
+
+const log = createLogger('silent');
+const agent = localCaller({ id: 'writer', name: null, runtime: 'codex', role: 'agent' });
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+async function sqliteServer(extra: { token?: string } = {}): Promise<HubServer> {
+  const tmp = tempDir();
+  const server = await startHubServer(
+    { dataDir: tmp.dir, databaseUrl: undefined, host: '127.0.0.1', port: 0, token: extra.token, bodyLimit: 8 << 20 },
+    log,
+  );
+  cleanups.push(
+    () => tmp.remove(),
+    () => server.close(),
+  );
+  return server;
+}
+
+/** A raw WebSocket client speaking the documented protocol. */
+async function rawClient(url: string, headers: Record<string, string> = {}) {
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/api/v1/live`, { headers });
+  const messages: LiveServerMessage[] = [];
+  const waiters: (() => void)[] = [];
+  ws.on('message', (data) => {
+    messages.push(JSON.parse(data.toString()));
+    for (const w of waiters.splice(0)) w();
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  cleanups.push(() => ws.terminate());
+  const until = async (predicate: (m: LiveServerMessage[]) => boolean, ms = 10_000) => {
+    const deadline = Date.now() + ms;
+    while (!predicate(messages)) {
+      if (Date.now() > deadline) throw new Error(`timed out; got ${JSON.stringify(messages.slice(-3))}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+  };
+  const events = () => messages.filter((m): m is Extract<LiveServerMessage, { type: 'event' }> => m.type === 'event').map((m) => m.event);
+  return { ws, messages, until, events, send: (m: unknown) => ws.send(JSON.stringify(m)) };
+}
+
+const activity = (text: string) => ({
+  kind: 'activity' as const,
+  activityType: 'agent_action' as const,
+  content: [{ type: 'text' as const, text }],
+});
+
+describe('live feed /api/v1/live', () => {
+  it('sends the backlog after the cursor, then new events in seq order, exactly once, filtered', async () => {
+    const server = await sqliteServer();
+    const client = new BatonClient({ url: server.url, actor: { id: 'writer', runtime: 'codex' } });
+    await client.createContext({ id: 'a' });
+    await client.createContext({ id: 'b' });
+    const before = await client.appendEvents('a', [activity('1'), activity('2'), activity('3')]);
+    await client.appendEvent('b', activity('other context'));
+
+    const raw = await rawClient(server.url);
+    raw.send({ type: 'subscribe', id: 'mine', filter: { contextIds: ['a'] }, since: before.events[0]?.seq });
+    await raw.until((m) => m.some((x) => x.type === 'caught_up'));
+    expect(raw.events().map((e) => (e.content[0] as { text: string }).text)).toEqual(['2', '3']);
+
+    const writes = [];
+    for (let i = 0; i < 50; i++) writes.push(client.appendEvent(i % 2 ? 'a' : 'b', activity(`live ${i}`)));
+    await Promise.all(writes);
+    await raw.until((m) => m.filter((x) => x.type === 'event').length === 2 + 25);
+    const seqs = raw.events().map((e) => e.seq);
+    expect([...seqs].sort((x, y) => x - y)).toEqual(seqs);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(raw.events().every((e) => e.contextId === 'a')).toBe(true);
+  });
+
+  it('filters by kind, note urgency and runtime, and keeps private events in their runtime', async () => {
+    const server = await sqliteServer();
+    const codex = new BatonClient({ url: server.url, actor: { id: 'c', runtime: 'codex' } });
+    const claude = new BatonClient({ url: server.url, actor: { id: 'k', runtime: 'claude-code' } });
+    await codex.createContext({ id: 'n' });
+    const raw = await rawClient(server.url, { 'x-baton-actor': 'watcher', 'x-baton-runtime': 'claude-code' });
+    raw.send({ type: 'subscribe', id: 'notes', filter: { kinds: ['note'], minUrgency: 'attention' } });
+    raw.send({ type: 'subscribe', id: 'codex', filter: { runtimes: ['codex'] } });
+    await raw.until((m) => m.filter((x) => x.type === 'caught_up').length === 2);
+    await codex.appendEvent('n', { kind: 'note', noteType: 'status', title: 'low', urgency: 'background' });
+    await codex.appendEvent('n', { kind: 'note', noteType: 'alert', title: 'high', urgency: 'blocking' });
+    await codex.appendEvent('n', { ...activity('codex secret'), visibility: 'private' });
+    await claude.appendEvent('n', { ...activity('claude secret'), visibility: 'private' });
+    await codex.appendEvent('n', activity('done'));
+    await raw.until((m) => m.some((x) => x.type === 'event' && (x.event.content[0] as { text?: string })?.text === 'done'));
+    const bySub = (sub: string) =>
+      raw.messages
+        .filter((m): m is Extract<LiveServerMessage, { type: 'event' }> => m.type === 'event' && m.sub === sub)
+        .map((m) => m.event);
+    expect(bySub('notes').map((e) => (e.kind === 'note' ? e.title : ''))).toEqual(['high']);
+    const codexTexts = bySub('codex').map((e) => (e.kind === 'note' ? e.title : (e.content[0] as { text: string }).text));
+    expect(codexTexts).toEqual(['low', 'high', 'done']);
+  });
+
+  it('answers a bad message with an error naming the field and keeps the connection', async () => {
+    const server = await sqliteServer();
+    const raw = await rawClient(server.url);
+    raw.ws.send('not json');
+    raw.send({ type: 'subscribe', id: 'x', filter: { kinds: ['bogus'] } });
+    raw.send({ type: 'subscribe', id: 'ok' });
+    await raw.until((m) => m.some((x) => x.type === 'subscribed'));
+    const errors = raw.messages.filter((m) => m.type === 'error');
+    expect(errors).toHaveLength(2);
+    expect(JSON.stringify(errors[1])).toContain('filter.kinds.0');
+    expect(raw.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('requires the token when the server has one', async () => {
+    const server = await sqliteServer({ token: 'a-long-enough-secret-token' });
+    await expect(rawClient(server.url)).rejects.toThrow(/401/);
+    const ok = await rawClient(server.url, { authorization: 'Bearer a-long-enough-secret-token' });
+    ok.send({ type: 'subscribe', id: 's' });
+    await ok.until((m) => m.some((x) => x.type === 'subscribed'));
+  });
+
+  it('resumes after a disconnect from the last seq without loss or duplicates (LiveClient)', async () => {
+    const server = await sqliteServer();
+    const client = new BatonClient({ url: server.url });
+    await client.createContext({ id: 'r' });
+    const live = new LiveClient({ url: server.url, maxBackoffMs: 200 });
+    cleanups.push(() => live.close());
+    const got: Event[] = [];
+    const sub = live.subscribe({ filter: { contextIds: ['r'] }, since: 0 }, (e) => got.push(e));
+    await sub.ready;
+    for (let i = 0; i < 10; i++) await client.appendEvent('r', activity(`before ${i}`));
+    await waitFor(() => got.length === 10);
+    // Drop every live connection on the server side, then write while the client is away.
+    for (const ws of liveSockets(server)) ws.terminate();
+    for (let i = 0; i < 10; i++) await client.appendEvent('r', activity(`during ${i}`));
+    await waitFor(() => got.length === 20);
+    for (let i = 0; i < 10; i++) await client.appendEvent('r', activity(`after ${i}`));
+    await waitFor(() => got.length === 30);
+    const seqs = got.map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(30);
+    expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+    expect(sub.lastSeq).toBe(seqs.at(-1));
+  });
+
+  it('tells a slow consumer to resync instead of buffering without bound, and loses nothing', async () => {
+    const { store, cleanup } = await sqliteFactory.create();
+    cleanups.push(cleanup);
+    const hub = new Hub(store);
+    const server = await listen(createApp(hub), '127.0.0.1', 0);
+    const live = await startLiveServer(hub, { maxBuffered: 64 * 1024 });
+    routeUpgrades(server.http, [live]);
+    cleanups.push(
+      () => server.close(),
+      () => live.close(),
+    );
+    await hub.createContext({ id: 's' }, agent);
+
+    const raw = await rawClient(server.url);
+    raw.send({ type: 'subscribe', id: 'slow', filter: {} });
+    await raw.until((m) => m.some((x) => x.type === 'caught_up'));
+    // Stop reading: the kernel buffers fill, then the server's own buffer passes 64 KiB.
+    (raw.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    const big = 'x'.repeat(2000);
+    for (let i = 0; i < 20; i++)
+      await hub.appendEvents(
+        's',
+        Array.from({ length: 100 }, () => activity(big)),
+        agent,
+      );
+    await new Promise((r) => setTimeout(r, 300));
+    (raw.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.resume();
+    await raw.until((m) => m.some((x) => x.type === 'resync'));
+    const resync = raw.messages.find((m) => m.type === 'resync') as Extract<LiveServerMessage, { type: 'resync' }>;
+    const delivered = raw.events();
+    expect(delivered.length).toBeLessThan(2000);
+    expect(delivered.at(-1)?.seq ?? 0).toBe(resync.after);
+    raw.send({ type: 'subscribe', id: 'slow', filter: {}, since: resync.after });
+    await raw.until((m) => m.filter((x) => x.type === 'event').length >= 2000, 20_000);
+    const seqs = raw.events().map((e) => e.seq);
+    expect(seqs).toHaveLength(2000);
+    expect(new Set(seqs).size).toBe(2000);
+  });
+});
+
+describe.skipIf(postgresFactory().unavailable !== null)('live feed across instances on PostgreSQL', () => {
+  it('an event appended on instance A reaches a subscriber on instance B', async () => {
+    const db = await freshPostgresDatabase();
+    cleanups.push(() => db.drop());
+    const config = { dataDir: '/nonexistent', databaseUrl: db.url, host: '127.0.0.1', port: 0, token: undefined, bodyLimit: 8 << 20 };
+    const a = await startHubServer(config, log);
+    cleanups.push(() => a.close());
+    const b = await startHubServer(config, log);
+    cleanups.push(() => b.close());
+    const writer = new BatonClient({ url: a.url });
+    await writer.createContext({ id: 'x' });
+    const live = new LiveClient({ url: b.url });
+    cleanups.push(() => live.close());
+    const got: Event[] = [];
+    await live.subscribe({ filter: { contextIds: ['x'] } }, (e) => got.push(e)).ready;
+    const started = performance.now();
+    const written = await writer.appendEvent('x', activity('from A'));
+    await waitFor(() => got.length === 1);
+    expect(performance.now() - started).toBeLessThan(900); // faster than B's safety pull: the NOTIFY poke delivered it
+    expect(got[0]?.id).toBe(written.id);
+    const batch = await writer.appendEvents(
+      'x',
+      Array.from({ length: 200 }, (_, i) => activity(`b${i}`)),
+    );
+    await waitFor(() => got.length === 201);
+    expect(got.slice(1).map((e) => e.id)).toEqual(batch.events.map((e) => e.id));
+  });
+});
+
+function liveSockets(server: HubServer): WebSocket[] {
+  return [...server.live.sockets()];
+}
+
+async function waitFor(predicate: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
