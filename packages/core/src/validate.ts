@@ -3,10 +3,12 @@ import { BatonError, type FieldIssue } from './errors.js';
 
 /** zod issues as field paths a user can act on. */
 export function zodIssues(error: z.core.$ZodError, prefix: readonly PropertyKey[] = []): FieldIssue[] {
-  return error.issues.map((issue) => ({
-    path: [...prefix, ...issue.path].map(String).join('.'),
-    message: issue.message,
-  }));
+  return error.issues.map((issue) => {
+    // An unknown key is reported on its parent object; name the key itself.
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+    const path = [...prefix, ...issue.path, ...(keys.length === 1 ? keys : [])];
+    return { path: path.map(String).join('.'), message: issue.message };
+  });
 }
 
 /** Parses `value` or throws an `invalid_argument` BatonError naming each bad field. */

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { Id, Name } from '@baton/core';
 import { z } from 'zod';
 
 /**
@@ -21,6 +22,12 @@ const Env = z.object({
     .default(8 * 1024 * 1024),
   BATON_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BATON_URL: z.url().optional(),
+  /** Identity of `baton mcp` (flags --agent, --runtime, --context override these). */
+  BATON_AGENT: Name.optional(),
+  BATON_RUNTIME: Name.optional(),
+  BATON_CONTEXT: Id.optional(),
+  /** Activity entries a context's Yjs document holds (DESIGN §3; older ones through the API). */
+  BATON_YJS_WINDOW: z.coerce.number().int().min(1).max(10_000, 'must be at most 10000: Yjs documents degrade past ~10k entries').default(1000),
 });
 
 export interface Config {
@@ -33,13 +40,32 @@ export interface Config {
   logLevel: string;
   /** Where clients (`baton mcp`, `baton tail`) find the hub. */
   url: string;
+  /** Who `baton mcp` writes as, and the context its tools default to. */
+  agent: string | undefined;
+  runtime: string | undefined;
+  contextId: string | undefined;
+  /** Activity entries per Yjs document. */
+  yjsWindow: number;
+}
+
+/** A setting that does not parse; `variable` names it so the CLI can name its flag instead. */
+export class ConfigError extends Error {
+  readonly variable: string;
+  readonly problem: string;
+
+  constructor(variable: string, problem: string) {
+    super(`invalid environment: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+    this.variable = variable;
+    this.problem = problem;
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = Env.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`invalid environment: ${String(issue?.path[0])} ${issue?.message}`);
+    throw new ConfigError(String(issue?.path[0]), issue?.message ?? 'is invalid');
   }
   const e = parsed.data;
   return {
@@ -51,6 +77,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BATON_BODY_LIMIT,
     logLevel: e.BATON_LOG_LEVEL,
     url: e.BATON_URL ?? `http://127.0.0.1:${e.BATON_PORT}`,
+    agent: e.BATON_AGENT,
+    runtime: e.BATON_RUNTIME,
+    contextId: e.BATON_CONTEXT,
+    yjsWindow: e.BATON_YJS_WINDOW,
   };
 }
 

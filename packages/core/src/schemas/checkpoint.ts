@@ -4,7 +4,8 @@ import { Id, Label, Metadata, Name, Timestamp } from './primitives.js';
 /** A named blob of a checkpoint (transcript, prompts, context, metadata, any name). */
 export const CheckpointArtifactInfo = z.strictObject({
   name: Name,
-  mediaType: z.string().max(255),
+  /** Stored in a column, so it must be column-safe (no NUL). */
+  mediaType: Label.max(255),
   size: z.number().int().nonnegative(),
 });
 export type CheckpointArtifactInfo = z.infer<typeof CheckpointArtifactInfo>;
@@ -28,7 +29,7 @@ export type Checkpoint = z.infer<typeof Checkpoint>;
 
 export const NewCheckpointArtifact = z.strictObject({
   name: Name,
-  mediaType: z.string().max(255).default('text/plain'),
+  mediaType: Label.max(255).default('text/plain'),
   /** UTF-8 text, or base64 bytes with `encoding: 'base64'`. */
   content: z.string(),
   encoding: z.enum(['utf8', 'base64']).default('utf8'),

@@ -49,8 +49,8 @@ export const ContextPatch = z
 export type ContextPatch = z.infer<typeof ContextPatch>;
 
 export const ContextQuery = z.strictObject({
-  /** Case-insensitive match on title or description. */
-  q: z.string().max(256).optional(),
+  /** Case-insensitive match on title or description (a column-safe Label: it reaches SQL). */
+  q: Label.max(256).optional(),
   parentId: Id.optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   /** Opaque cursor from the previous page's `nextCursor`. */

@@ -1,13 +1,19 @@
 import { Command } from 'commander';
-import { loadConfig } from '../config.js';
 import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
 import { configFrom, type StoreFlags, storeOptions } from './options.js';
 
 export function migrateCommand(): Command {
   return storeOptions(new Command('migrate').description('bring the store’s schema up to date, showing each step')).action(
     async (flags: StoreFlags) => {
-      const config = flags.data || flags.db ? configFrom(flags) : loadConfig();
-      const store = openStore(config);
+      let store: Store;
+      try {
+        store = openStore(configFrom(flags));
+      } catch (error) {
+        process.stderr.write(`baton migrate: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+        return;
+      }
       try {
         const report = await store.migrate((step) => {
           if (step.status === 'running') process.stderr.write(`migrating ${step.name} …\n`);

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { type Config, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 
 export function parsePort(value: string): number {
   const port = Number(value);
@@ -27,5 +27,20 @@ export function configFrom(flags: StoreFlags & { host?: string; port?: number; t
   if (flags.host) env.BATON_HOST = flags.host;
   if (flags.port !== undefined) env.BATON_PORT = String(flags.port);
   if (flags.token) env.BATON_TOKEN = flags.token;
-  return loadConfig(env);
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    // Name the flag the user typed rather than the variable it was passed through.
+    const flag = error instanceof ConfigError ? FLAGS[error.variable] : undefined;
+    if (error instanceof ConfigError && flag && flags[flag.key] !== undefined) throw new Error(`${flag.name} ${error.problem}`);
+    throw error;
+  }
 }
+
+const FLAGS: Record<string, { key: 'data' | 'db' | 'host' | 'port' | 'token'; name: string }> = {
+  BATON_DATA: { key: 'data', name: '--data' },
+  BATON_DB: { key: 'db', name: '--db' },
+  BATON_HOST: { key: 'host', name: '--host' },
+  BATON_PORT: { key: 'port', name: '--port' },
+  BATON_TOKEN: { key: 'token', name: '--token' },
+};

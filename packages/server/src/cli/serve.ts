@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
-import { startHubServer } from '../hub-server.js';
-import { createLogger } from '../log.js';
+import type { Config } from '../config.js';
+import { type HubServer, startHubServer } from '../hub-server.js';
+import { createLogger, type Logger } from '../log.js';
 import { configFrom, parsePort, type StoreFlags, storeOptions } from './options.js';
 
 export function serveCommand(): Command {
@@ -13,12 +14,15 @@ export function serveCommand(): Command {
       .addOption(new Option('--host <host>', 'address to bind (env BATON_HOST, default 127.0.0.1); others need --token'))
       .addOption(new Option('--token <token>', 'require this bearer token on every request (env BATON_TOKEN)')),
   ).action(async (flags: StoreFlags & { port?: number; host?: string; token?: string }) => {
-    const config = configFrom(flags);
-    const log = createLogger(config.logLevel);
-    let hub: Awaited<ReturnType<typeof startHubServer>>;
+    let config: Config;
+    let hub: HubServer;
+    let log: Logger | undefined;
     try {
+      config = configFrom(flags);
+      log = createLogger(config.logLevel);
       hub = await startHubServer(config, log);
     } catch (error) {
+      log?.flush();
       process.stderr.write(`baton serve: ${(error as Error).message}\n`);
       process.exit(1);
     }
@@ -30,9 +34,14 @@ export function serveCommand(): Command {
       if (stopping) return;
       stopping = true;
       log.info({ signal }, 'shutting down');
-      await hub.close();
+      try {
+        await hub.close();
+      } catch (error) {
+        process.stderr.write(`baton serve: shutting down failed: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      }
       log.flush();
-      process.exit(0);
+      process.exit();
     };
     process.on('SIGINT', () => void stop('SIGINT'));
     process.on('SIGTERM', () => void stop('SIGTERM'));

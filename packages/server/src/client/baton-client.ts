@@ -1,8 +1,10 @@
 import {
   type ActorInput,
   BatonError,
+  type CapabilityMatch,
   type Checkpoint,
   type Context,
+  type ContextFormat,
   type ErrorCode,
   type Event,
   type EventPage,
@@ -10,10 +12,33 @@ import {
   type NewCheckpointInput,
   type NewContextInput,
   type NewEventInput,
+  type NewRuntimeInput,
   type NewTaskInput,
+  type Runtime,
+  type SearchResult,
+  type SharedContext,
+  type StateEntry,
   type Task,
   type TaskState,
 } from '@baton/core';
+
+/** `GET /api/v1/search` parameters; lists are comma-joined. */
+export interface SearchOptions {
+  q: string;
+  context?: string | readonly string[];
+  kind?: string | readonly string[];
+  type?: string | readonly string[];
+  actor?: string | readonly string[];
+  phase?: string | readonly string[];
+  since?: string;
+  until?: string;
+  limit?: number;
+}
+
+/** The shared context as the hub answers it: the budgeted parts, the rendering, and whose runtime it was cut for. */
+export interface SharedContextResult extends SharedContext {
+  runtime: string | null;
+}
 
 export interface BatonClientOptions {
   /** The hub, e.g. http://127.0.0.1:7337 */
@@ -120,6 +145,31 @@ export class BatonClient {
   }
   listCheckpoints(contextId: string): Promise<{ checkpoints: Checkpoint[] }> {
     return this.#request('GET', `/api/v1/contexts/${enc(contextId)}/checkpoints`);
+  }
+
+  search(query: SearchOptions): Promise<SearchResult> {
+    return this.#request('GET', `/api/v1/search${qs({ ...query })}`);
+  }
+  sharedContext(
+    contextId: string,
+    query: { runtime?: string; tokenBudget?: number; format?: ContextFormat } = {},
+  ): Promise<SharedContextResult> {
+    return this.#request('GET', `/api/v1/contexts/${enc(contextId)}/shared${qs({ ...query })}`);
+  }
+  registerRuntime(runtime: NewRuntimeInput): Promise<Runtime> {
+    return this.#request('POST', '/api/v1/runtimes', runtime);
+  }
+  matchRuntimes(taskId: string): Promise<{ task: Task; matches: CapabilityMatch[] }> {
+    return this.#request('GET', `/api/v1/runtimes/match${qs({ task: taskId })}`);
+  }
+  runtimeQueue(runtimeId: string, contextId?: string): Promise<{ tasks: Task[] }> {
+    return this.#request('GET', `/api/v1/runtimes/${enc(runtimeId)}/queue${qs({ context: contextId })}`);
+  }
+  claimTask(taskId: string, runtime: string, message?: string): Promise<Task> {
+    return this.#request('POST', `/api/v1/tasks/${enc(taskId)}/claim`, { runtime, ...(message ? { message } : {}) });
+  }
+  putState(key: string, value: unknown): Promise<StateEntry> {
+    return this.#request('POST', `/api/v1/state/${enc(key)}`, { value });
   }
 
   async #request<T>(method: string, path: string, body?: unknown): Promise<T> {

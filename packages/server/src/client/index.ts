@@ -1,3 +1,3 @@
 export { BatonError } from '@baton/core';
-export { BatonClient, type BatonClientOptions } from './baton-client.js';
+export { BatonClient, type BatonClientOptions, type SearchOptions, type SharedContextResult } from './baton-client.js';
 export { LiveClient, type LiveClientOptions, type LiveSubscription } from './live-client.js';

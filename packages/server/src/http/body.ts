@@ -3,6 +3,13 @@ import type { Context } from 'hono';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * How deeply a body's arrays and objects may nest. Validation recurses once
+ * per level and runs out of stack a few thousand levels down, which would turn
+ * a hostile body into a 500; real tool output nests a few dozen levels.
+ */
+export const MAX_JSON_DEPTH = 512;
+
 /** Reads a JSON body strictly: invalid UTF-8 or malformed JSON is a 400 naming the problem. */
 export async function readJson(c: Context, optional = false): Promise<unknown> {
   const bytes = new Uint8Array(await c.req.arrayBuffer());
@@ -14,9 +21,31 @@ export async function readJson(c: Context, optional = false): Promise<unknown> {
   } catch {
     throw BatonError.invalid([{ path: '', message: 'the request body is not valid UTF-8' }], 'body');
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw BatonError.invalid([{ path: '', message: `the request body is not valid JSON (${(error as Error).message})` }], 'body');
   }
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw BatonError.invalid(
+      [{ path: '', message: `the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep` }],
+      'body',
+    );
+  }
+  return value;
+}
+
+/** Iterative, so that measuring a hostile body cannot exhaust the stack either. */
+function nestsDeeperThan(root: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[root, 0]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [value, depth] = item;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }

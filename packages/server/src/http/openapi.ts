@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ErrorCode } from './error-schema.js';
+import { PathParam } from './path-params.js';
 import type { RouteSpec } from './route.js';
-
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+import { SchemaComponents } from './schema-components.js';
 
 const ErrorResponse = z.object({
   error: z.object({ code: ErrorCode, message: z.string(), details: z.record(z.string(), z.unknown()) }),
@@ -12,6 +11,8 @@ const ErrorResponse = z.object({
 /** OpenAPI 3.1 (whose schemas are JSON Schema 2020-12), generated from the route list. */
 export function openApiDocument(routes: readonly RouteSpec[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components = new SchemaComponents();
+  const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => components.convert(schema, io);
   const errorSchema = jsonSchema(ErrorResponse, 'output');
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -19,7 +20,7 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
       name: m[1],
       in: 'path',
       required: true,
-      schema: { type: 'string' },
+      schema: jsonSchema(PathParam, 'input'),
     }));
     if (route.query) {
       for (const [name, field] of Object.entries(route.query.shape)) {
@@ -28,6 +29,7 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
       }
     }
     const status = String(route.status ?? 200);
+    const success = jsonSchema(route.response, 'output');
     const errors = Object.fromEntries(
       ['400', '401', '403', '404', '409', '413'].map((code) => [
         code,
@@ -41,10 +43,23 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
       tags: [route.tag],
       parameters,
       ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
+        ? {
+            requestBody: {
+              required: !route.bodyOptional,
+              content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+            },
+          }
         : {}),
       responses: {
-        [status]: { description: 'success', content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } },
+        [status]: { description: 'success', content: { [route.responseMediaType ?? 'application/json']: { schema: success } } },
+        ...(route.idempotentRetry
+          ? {
+              '200': {
+                description: 'a retry: every event was already stored under its id',
+                content: { 'application/json': { schema: success } },
+              },
+            }
+          : {}),
         ...errors,
       },
     };
@@ -59,5 +74,6 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
     },
     servers: [{ url: '/api/v1' }],
     paths,
+    components: { schemas: components.schemas },
   };
 }

@@ -10,34 +10,47 @@ export interface RequestContextOptions {
 
 export type AppEnv = { Variables: { caller: Caller } };
 
+/** What identifies a request: its headers (lower-case names) and, for WebSockets from browsers, its query. */
+export interface RequestIdentity {
+  headers: Record<string, string | undefined>;
+  query?: URLSearchParams;
+}
+
 /**
  * Establishes who is asking, once per request: the identity headers name the
  * actor, and the bearer token (when the server requires one) grants scopes.
  * Access checks live in the hub and read only this.
  */
 export function requestContext(options: RequestContextOptions): MiddlewareHandler<AppEnv> {
-  const expected = options.token ? Buffer.from(options.token) : null;
   return async (c, next) => {
-    if (expected) {
-      const header = c.req.header('authorization') ?? '';
-      const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        throw new BatonError('unauthenticated', 'send Authorization: Bearer <token> with a token this server accepts');
-      }
-    }
-    c.set('caller', localCaller(actorFromHeaders(c.req.header())));
+    c.set('caller', resolveCaller({ headers: c.req.header() }, options.token));
     await next();
   };
 }
 
-function actorFromHeaders(headers: Record<string, string>): Actor {
-  const id = headers['x-baton-actor'];
-  if (id === undefined) return ANONYMOUS_ACTOR;
+/**
+ * The Caller for a request, for HTTP and WebSocket upgrades alike. Browsers
+ * cannot set headers on a WebSocket, so there the query may carry `token`,
+ * `actor`, `actorName`, `runtime` and `role` instead.
+ */
+export function resolveCaller(request: RequestIdentity, token: string | undefined): Caller {
+  const header = (name: string, param: string) => request.headers[name] ?? request.query?.get(param) ?? undefined;
+  if (token) {
+    const auth = request.headers.authorization;
+    const presented = auth?.startsWith('Bearer ') ? auth.slice(7) : (request.query?.get('token') ?? '');
+    const given = Buffer.from(presented);
+    const expected = Buffer.from(token);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new BatonError('unauthenticated', 'send Authorization: Bearer <token> with a token this server accepts');
+    }
+  }
+  const id = header('x-baton-actor', 'actor');
+  if (id === undefined) return localCaller(ANONYMOUS_ACTOR);
   const parsed = Actor.safeParse({
     id,
-    name: headers['x-baton-actor-name'] ?? null,
-    runtime: headers['x-baton-runtime'] ?? null,
-    role: headers['x-baton-role'] ?? 'agent',
+    name: header('x-baton-actor-name', 'actorName') ?? null,
+    runtime: header('x-baton-runtime', 'runtime') ?? null,
+    role: header('x-baton-role', 'role') ?? 'agent',
   });
   if (!parsed.success) {
     const names: Record<string, string> = {
@@ -51,5 +64,5 @@ function actorFromHeaders(headers: Record<string, string>): Actor {
       'identity headers',
     );
   }
-  return parsed.data;
+  return localCaller(parsed.data);
 }

@@ -36,6 +36,10 @@ export interface RouteSpec {
   response: z.ZodType;
   /** The success status (default 200). */
   status?: 200 | 201 | 202;
+  /** Also answered with 200 when a retry with the same ids stored nothing new. */
+  idempotentRetry?: boolean;
+  /** The success response's media type, when it is not JSON. */
+  responseMediaType?: string;
   handler: (input: RouteInput) => Promise<RouteResult>;
 }
 

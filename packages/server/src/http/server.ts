@@ -6,7 +6,8 @@ import type { AppEnv } from './request-context.js';
 export interface RunningServer {
   url: string;
   port: number;
-  close(): Promise<void>;
+  /** Stops accepting; requests in flight get `graceMs` (default 3 s) to finish. */
+  close(graceMs?: number): Promise<void>;
   /** The node:http server, for transports that handle upgrades (WebSocket). */
   readonly http: import('node:http').Server;
 }
@@ -20,10 +21,20 @@ export function listen(app: Hono<AppEnv>, host: string, port: number): Promise<R
         url: `http://${shownHost}:${info.port}`,
         port: info.port,
         http: server as unknown as import('node:http').Server,
-        close: () =>
+        close: (graceMs = 3000) =>
           new Promise<void>((done) => {
-            (server as unknown as import('node:http').Server).closeAllConnections?.();
-            server.close(() => done());
+            const http = server as unknown as import('node:http').Server;
+            // Stop accepting, let requests in flight finish, and cut whatever
+            // still runs after the grace.
+            const force = setTimeout(() => http.closeAllConnections(), graceMs);
+            // A keep-alive connection turns idle once its last reply is sent: close it then.
+            const idle = setInterval(() => http.closeIdleConnections(), 50);
+            http.close(() => {
+              clearTimeout(force);
+              clearInterval(idle);
+              done();
+            });
+            http.closeIdleConnections();
           }),
       });
     });

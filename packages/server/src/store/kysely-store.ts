@@ -1,9 +1,11 @@
-import type { Checkpoint, Context, Event, Task } from '@baton/core';
+import type { Checkpoint, Context, Event, Runtime, StateEntry, Task } from '@baton/core';
 import { type Kysely, Migrator, sql } from 'kysely';
+import * as handoff from './handoff-queries.js';
 import { migrationProvider } from './migrations/index.js';
 import * as read from './queries.js';
 import { contextToRow, eventToRow, type PreparedEvent, type Projection, taskToRow, toMillis } from './rows.js';
-import type { Database } from './schema.js';
+import type { Database, EventsTable } from './schema.js';
+import * as search from './search-queries.js';
 import type {
   CheckpointFilter,
   ContextFilter,
@@ -11,11 +13,17 @@ import type {
   EventFilter,
   MigrationProgress,
   MigrationReport,
+  SearchDocument,
+  SearchFilter,
+  StateFilter,
   Store,
   StoredArtifact,
+  StoredSubscription,
   StoreWriter,
   TaskFilter,
 } from './store.js';
+import * as subscriptions from './subscription-queries.js';
+import * as yjs from './yjs-queries.js';
 
 /** Rows per INSERT statement: under SQLite's and PostgreSQL's bound-parameter limits. */
 const INSERT_CHUNK = 500;
@@ -27,6 +35,16 @@ export interface KyselyStoreOptions {
   /** Serves reads; defaults to the writer (PostgreSQL pools connections itself). */
   reader?: Kysely<Database>;
   sizeOnDisk: () => Promise<number>;
+  /**
+   * Inserts event rows inside the running write transaction. SQLite passes one
+   * that reuses a prepared single-row INSERT on the writer's connection, which
+   * is several times faster than compiling a multi-row INSERT per batch; by
+   * default rows go through Kysely.
+   */
+  insertEvents?: (rows: readonly EventsTable[]) => void;
+  /** Runs inside each transaction that appended events, just before commit (PostgreSQL: NOTIFY). */
+  onAppendCommit?: (trx: Kysely<Database>) => Promise<void>;
+  watchChanges?: (listener: () => void) => Promise<() => Promise<void>>;
   onClose?: () => Promise<void>;
 }
 
@@ -63,8 +81,31 @@ export class KyselyStore implements Store {
     return { applied, current: executed.at(-1)?.name ?? null };
   }
 
-  write<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {
-    return this.#writer.transaction().execute((trx) => fn(new KyselyWriter(trx, this.dialect)));
+  async write<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {
+    try {
+      return await this.#transaction(fn);
+    } catch (error) {
+      // Two transactions inserted the same key at once: PostgreSQL let the
+      // second wait for the first to commit, then failed it. Run it again: it
+      // now sees the committed row and answers as if the two had been in
+      // sequence (409, or the stored event for an idempotent retry), not 500.
+      if (!isUniqueViolation(error)) throw error;
+      return this.#transaction(fn);
+    }
+  }
+
+  #transaction<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {
+    const onAppendCommit = this.#options.onAppendCommit;
+    return this.#writer.transaction().execute(async (trx) => {
+      const writer = new KyselyWriter(trx, this.dialect, this.#options.insertEvents);
+      const result = await fn(writer);
+      if (writer.appended && onAppendCommit) await onAppendCommit(trx);
+      return result;
+    });
+  }
+
+  watchChanges(listener: () => void): Promise<() => Promise<void>> {
+    return this.#options.watchChanges?.(listener) ?? Promise.resolve(async () => {});
   }
 
   getContext(id: string) {
@@ -94,6 +135,36 @@ export class KyselyStore implements Store {
   readCheckpointArtifact(checkpointId: string, name: string) {
     return read.readCheckpointArtifact(this.#reader, checkpointId, name);
   }
+  getSubscription(id: string) {
+    return subscriptions.getSubscription(this.#reader, id);
+  }
+  listSubscriptions(query: { ownerKey: string; limit: number }) {
+    return subscriptions.listSubscriptions(this.#reader, query);
+  }
+  listYjsUpdates(contextId: string, afterSeq: number) {
+    return yjs.listYjsUpdates(this.#reader, contextId, afterSeq);
+  }
+  yjsHeads(contextIds: readonly string[]) {
+    return yjs.yjsHeads(this.#reader, contextIds);
+  }
+  searchEvents(query: SearchFilter) {
+    return search.searchEvents(this.#reader, this.dialect, query);
+  }
+  searchProgress() {
+    return search.searchProgress(this.#reader);
+  }
+  getRuntime(id: string) {
+    return handoff.getRuntime(this.#reader, id);
+  }
+  listRuntimes() {
+    return handoff.listRuntimes(this.#reader);
+  }
+  getState(key: string) {
+    return handoff.getState(this.#reader, key);
+  }
+  listState(query: StateFilter) {
+    return handoff.listState(this.#reader, query);
+  }
   sizeOnDisk() {
     return this.#options.sizeOnDisk();
   }
@@ -106,9 +177,13 @@ export class KyselyStore implements Store {
 }
 
 class KyselyWriter implements StoreWriter {
+  /** Set once this transaction has appended events. */
+  appended = false;
+
   constructor(
     private readonly trx: Kysely<Database>,
     private readonly dialect: Store['dialect'],
+    private readonly insertEvents?: (rows: readonly EventsTable[]) => void,
   ) {}
 
   getContext(id: string) {
@@ -130,6 +205,8 @@ class KyselyWriter implements StoreWriter {
     const checkpointIds = this.trx.selectFrom('checkpoints').select('id').where('context_id', '=', id);
     await this.trx.deleteFrom('checkpoint_artifacts').where('checkpoint_id', 'in', checkpointIds).execute();
     const checkpoints = await this.trx.deleteFrom('checkpoints').where('context_id', '=', id).executeTakeFirst();
+    // A context created again with this id must not inherit the old Yjs document.
+    await yjs.deleteYjsDoc(this.trx, id);
     await this.trx.deleteFrom('contexts').where('id', '=', id).execute();
     return {
       events: Number(events.numDeletedRows),
@@ -162,6 +239,7 @@ class KyselyWriter implements StoreWriter {
   async appendEvents(events: readonly PreparedEvent[], now: number): Promise<Event[]> {
     const n = events.length;
     if (n === 0) return [];
+    this.appended = true;
     // Taking the counter row serializes appenders until commit (see Store).
     const counter = await this.trx
       .updateTable('counters')
@@ -171,11 +249,15 @@ class KyselyWriter implements StoreWriter {
       .executeTakeFirstOrThrow();
     const first = Number(counter.value) - n + 1;
     const rows = events.map((event, i) => eventToRow(event, first + i, now));
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await this.trx
-        .insertInto('events')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .execute();
+    if (this.insertEvents) {
+      this.insertEvents(rows);
+    } else {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await this.trx
+          .insertInto('events')
+          .values(rows.slice(i, i + INSERT_CHUNK))
+          .execute();
+      }
     }
     const perContext = new Map<string, { count: number; last: number }>();
     for (const row of rows) {
@@ -208,6 +290,22 @@ class KyselyWriter implements StoreWriter {
       .execute();
   }
 
+  indexEvents(docs: readonly SearchDocument[], upToSeq: number) {
+    return search.indexEvents(this.trx, this.dialect, docs, upToSeq);
+  }
+  putRuntime(runtime: Runtime) {
+    return handoff.putRuntime(this.trx, runtime);
+  }
+  deleteRuntime(id: string) {
+    return handoff.deleteRuntime(this.trx, id);
+  }
+  putState(entry: StateEntry) {
+    return handoff.putState(this.trx, entry);
+  }
+  deleteState(key: string) {
+    return handoff.deleteState(this.trx, key);
+  }
+
   async insertCheckpoint(checkpoint: Checkpoint, artifacts: readonly StoredArtifact[]): Promise<void> {
     await this.trx
       .insertInto('checkpoints')
@@ -236,4 +334,37 @@ class KyselyWriter implements StoreWriter {
         .execute();
     }
   }
+
+  insertSubscription(subscription: StoredSubscription) {
+    return subscriptions.insertSubscription(this.trx, subscription);
+  }
+  deleteSubscription(id: string) {
+    return subscriptions.deleteSubscription(this.trx, id);
+  }
+  advanceSubscription(id: string, cursor: number, at: number, delivered: boolean) {
+    return subscriptions.advanceSubscription(this.trx, id, cursor, at, delivered);
+  }
+  recordSubscriptionFailure(id: string, error: string, at: number, retryAt: number) {
+    return subscriptions.recordSubscriptionFailure(this.trx, id, error, at, retryAt);
+  }
+  claimSubscriptions(owner: string, now: number, until: number) {
+    return subscriptions.claimSubscriptions(this.trx, owner, now, until);
+  }
+  releaseSubscriptions(owner: string) {
+    return subscriptions.releaseSubscriptions(this.trx, owner);
+  }
+
+  lockYjsDoc(contextId: string, now: number) {
+    return yjs.lockYjsDoc(this.trx, contextId, now, this.dialect === 'postgres');
+  }
+  saveYjsDoc(contextId: string, change: { data: Uint8Array | null; replace: boolean; projectedSeq: number }, now: number) {
+    // The same poke as an append (PostgreSQL NOTIFY at commit) tells other instances to read the new update.
+    if (change.data) this.appended = true;
+    return yjs.saveYjsDoc(this.trx, contextId, change, now);
+  }
+}
+
+/** PostgreSQL's unique_violation; SQLite runs one writer at a time, so it never races there. */
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }

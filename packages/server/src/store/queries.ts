@@ -91,6 +91,7 @@ export async function findEvents(db: Db, ids: readonly string[]): Promise<Map<st
 export async function listEvents(db: Db, f: EventFilter): Promise<Event[]> {
   let q = db.selectFrom('events').select(EVENT_COLUMNS);
   if (f.contextId !== undefined) q = q.where('context_id', '=', f.contextId);
+  if (f.contextIds?.length) q = q.where('context_id', 'in', f.contextIds);
   if (f.kinds?.length) q = q.where('kind', 'in', f.kinds);
   if (f.types?.length) q = q.where('type', 'in', f.types);
   if (f.phases?.length) q = q.where('phase', 'in', f.phases);

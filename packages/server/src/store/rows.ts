@@ -57,9 +57,12 @@ export function privacyKey(actor: Pick<Actor, 'id' | 'runtime'>): string {
 
 export function eventToRow(event: PreparedEvent, seq: number, createdAt: number): EventsTable {
   const body: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(event)) {
-    if (COLUMN_FIELDS.has(key) || isEmpty(value) || DEFAULTS[key] === value) continue;
-    body[key] = key === 'actor' ? compactActor(value as Actor) : value;
+  for (const [key, raw] of Object.entries(event)) {
+    if (COLUMN_FIELDS.has(key)) continue;
+    // An actor with nothing but its id (a column) leaves no trace in the body.
+    const value = key === 'actor' ? compactActor(raw as Actor) : raw;
+    if (isEmpty(value) || DEFAULTS[key] === value) continue;
+    body[key] = value;
   }
   return {
     seq,

@@ -80,6 +80,39 @@ export interface CheckpointArtifactsTable {
   content: Uint8Array;
 }
 
+export interface SubscriptionsTable {
+  id: string;
+  owner: string;
+  owner_key: string;
+  filter: string;
+  delivery_mode: string;
+  endpoint: string | null;
+  secret: string | null;
+  cursor: number;
+  failures: number;
+  last_error: string | null;
+  last_delivered_at: number | null;
+  retry_at: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface YjsDocsTable {
+  context_id: string;
+  head: number;
+  base: number;
+  projected_seq: number;
+  updated_at: number;
+}
+
+export interface YjsUpdatesTable {
+  context_id: string;
+  seq: number;
+  data: Uint8Array;
+}
+
 export interface Database {
   contexts: ContextsTable;
   tasks: TasksTable;
@@ -87,4 +120,7 @@ export interface Database {
   counters: CountersTable;
   checkpoints: CheckpointsTable;
   checkpoint_artifacts: CheckpointArtifactsTable;
+  subscriptions: SubscriptionsTable;
+  yjs_docs: YjsDocsTable;
+  yjs_updates: YjsUpdatesTable;
 }

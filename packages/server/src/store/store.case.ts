@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Caller, localCaller } from '../hub/caller.js';
 import { Hub } from '../hub/hub.js';
 import type { StoreFactory } from '../test-support/databases.js';
+import { MIGRATION_NAMES } from './migrations/index.js';
 import type { Store } from './store.js';
 
 const alice: Caller = localCaller({ id: 'alice', name: 'Alice', runtime: 'claude-code', role: 'agent' });
@@ -33,7 +34,9 @@ export function runStoreSuite(factory: StoreFactory): void {
 
     beforeEach(async () => {
       ({ store, cleanup } = await factory.create());
-      hub = new Hub(store);
+      // A clock that moves 1 ms per reading, so "most recent first" never ties.
+      let clock = Date.now();
+      hub = new Hub(store, { now: () => clock++ });
     });
     afterEach(async () => {
       await cleanup();
@@ -42,7 +45,7 @@ export function runStoreSuite(factory: StoreFactory): void {
     it('migrates idempotently and reports the newest migration', async () => {
       const report = await store.migrate();
       expect(report.applied).toEqual([]);
-      expect(report.current).toBe('002-checkpoints');
+      expect(report.current).toBe(MIGRATION_NAMES.at(-1));
     });
 
     it('creates, lists, updates and gets contexts', async () => {

@@ -1,4 +1,17 @@
-import type { Checkpoint, CheckpointArtifactInfo, Context, Event, EventKind, Task, TaskState } from '@baton/core';
+import type {
+  Actor,
+  Checkpoint,
+  CheckpointArtifactInfo,
+  Context,
+  DeliveryMode,
+  Event,
+  EventKind,
+  LiveFilter,
+  Runtime,
+  StateEntry,
+  Task,
+  TaskState,
+} from '@baton/core';
 import type { PreparedEvent, Projection } from './rows.js';
 
 /**
@@ -28,6 +41,31 @@ export interface Store {
   listCheckpoints(query: CheckpointFilter): Promise<Checkpoint[]>;
   readCheckpointArtifact(checkpointId: string, name: string): Promise<StoredArtifact | undefined>;
 
+  getSubscription(id: string): Promise<StoredSubscription | undefined>;
+  /** The subscriptions registered by the owner with this privacy key, oldest first. */
+  listSubscriptions(query: { ownerKey: string; limit: number }): Promise<StoredSubscription[]>;
+  /** The stored updates of a context's Yjs document after `afterSeq`, oldest first. */
+  listYjsUpdates(contextId: string, afterSeq: number): Promise<YjsUpdate[]>;
+  /** The newest update seq of each of these Yjs documents that has been stored. */
+  yjsHeads(contextIds: readonly string[]): Promise<Map<string, number>>;
+
+  /** Full-text search over indexed events (migration 004), best first. */
+  searchEvents(query: SearchFilter): Promise<SearchHitRow[]>;
+  /** How far the search index has caught up with the event log. */
+  searchProgress(): Promise<SearchProgress>;
+  getRuntime(id: string): Promise<Runtime | undefined>;
+  listRuntimes(): Promise<Runtime[]>;
+  getState(key: string): Promise<StateEntry | undefined>;
+  listState(query: StateFilter): Promise<StateEntry[]>;
+
+  /**
+   * Calls `listener` whenever another process may have appended events
+   * (PostgreSQL: LISTEN on the channel every append NOTIFYs at commit). A
+   * poke carries no data: the listener pulls by seq. SQLite has one writing
+   * process, whose appends the hub reports itself, so it never calls.
+   */
+  watchChanges(listener: () => void): Promise<() => Promise<void>>;
+
   /** Bytes the store occupies on disk (database file, or relation sizes), for stats and benchmarks. */
   sizeOnDisk(): Promise<number>;
   close(): Promise<void>;
@@ -54,6 +92,43 @@ export interface StoreWriter {
   setProjection(eventId: string, projection: Projection): Promise<void>;
 
   insertCheckpoint(checkpoint: Checkpoint, artifacts: readonly StoredArtifact[]): Promise<void>;
+
+  /** Adds index rows for events above the search watermark and moves it to `upToSeq`; returns rows added. */
+  indexEvents(docs: readonly SearchDocument[], upToSeq: number): Promise<number>;
+  putRuntime(runtime: Runtime): Promise<void>;
+  deleteRuntime(id: string): Promise<boolean>;
+  putState(entry: StateEntry): Promise<void>;
+  deleteState(key: string): Promise<boolean>;
+
+  insertSubscription(subscription: StoredSubscription): Promise<void>;
+  deleteSubscription(id: string): Promise<boolean>;
+  /** Moves the cursor forward (never back); a delivery also clears the failure state. */
+  advanceSubscription(id: string, cursor: number, at: number, delivered: boolean): Promise<StoredSubscription | undefined>;
+  recordSubscriptionFailure(id: string, error: string, at: number, retryAt: number): Promise<void>;
+  /**
+   * Takes or renews, until `until`, the lease of every push subscription
+   * whose lease is free, expired at `now`, or already `owner`'s, and returns
+   * those: one instance delivers each push subscription.
+   */
+  claimSubscriptions(owner: string, now: number, until: number): Promise<StoredSubscription[]>;
+  releaseSubscriptions(owner: string): Promise<void>;
+
+  /**
+   * Locks a context's Yjs document until the transaction ends (creating its
+   * row on first use), so instances change it one at a time, each after
+   * reading every update stored before.
+   */
+  lockYjsDoc(contextId: string, now: number): Promise<YjsDocHead>;
+  /**
+   * Under that lock: stores `data` as the next update (or, with `replace`, as
+   * a snapshot replacing every stored update) and records how far the event
+   * log has been projected into the document.
+   */
+  saveYjsDoc(
+    contextId: string,
+    change: { data: Uint8Array | null; replace: boolean; projectedSeq: number },
+    now: number,
+  ): Promise<YjsDocHead>;
 }
 
 export interface DeleteCounts {
@@ -85,6 +160,7 @@ export interface TaskFilter {
 
 export interface EventFilter {
   contextId?: string;
+  contextIds?: readonly string[];
   kinds?: readonly EventKind[];
   /** activityType or noteType values. */
   types?: readonly string[];
@@ -123,4 +199,82 @@ export interface MigrationProgress {
 export interface MigrationReport {
   applied: string[];
   current: string | null;
+}
+
+/** A context subscription as stored (the API's ContextSubscription plus what only the server sees). */
+export interface StoredSubscription {
+  id: string;
+  owner: Actor;
+  /** The owner's privacy key: the only private events it may receive. */
+  ownerKey: string;
+  filter: LiveFilter;
+  deliveryMode: DeliveryMode;
+  endpoint: string | null;
+  secret: string | null;
+  cursor: number;
+  failures: number;
+  lastError: string | null;
+  lastDeliveredAt: number | null;
+  retryAt: number | null;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Where a context's stored Yjs document stands. */
+export interface YjsDocHead {
+  /** The seq of the newest stored update (0: none yet). */
+  head: number;
+  /** The seq of the oldest stored update (the last snapshot). */
+  base: number;
+  /** Activity events up to this seq have been projected into the document. */
+  projectedSeq: number;
+}
+
+export interface YjsUpdate {
+  seq: number;
+  data: Uint8Array;
+}
+
+/** A full-text query: every term must occur; a term is a phrase of normalized words (search/tokenize.ts). */
+export interface SearchFilter {
+  terms: readonly (readonly string[])[];
+  contextIds?: readonly string[];
+  kinds?: readonly EventKind[];
+  types?: readonly string[];
+  actorIds?: readonly string[];
+  phases?: readonly string[];
+  sinceMs?: number;
+  untilMs?: number;
+  /** As in EventFilter. */
+  viewerKey: string | null;
+  limit: number;
+}
+
+export interface SearchHitRow {
+  event: Event;
+  /** Which chunk of the event's text matched best. */
+  chunk: number;
+  /** Higher is better (see search-queries.ts). */
+  score: number;
+}
+
+export interface SearchProgress {
+  /** Events up to this seq are indexed. */
+  indexedSeq: number;
+  /** The newest seq assigned. */
+  headSeq: number;
+}
+
+/** One event's normalized words, per chunk of its text. */
+export interface SearchDocument {
+  seq: number;
+  chunks: readonly (readonly string[])[];
+}
+
+/** State entries of these (scope, owner) pairs. */
+export interface StateFilter {
+  owners: readonly { scope: StateEntry['scope']; owner: string | null }[];
+  limit: number;
 }

@@ -39,6 +39,7 @@ export const checkpointRoutes: RouteSpec[] = [
     summary: 'Download one artifact of a checkpoint',
     tag: 'checkpoints',
     response: z.string(),
+    responseMediaType: '*/*',
     handler: async ({ hub, caller, params }) => {
       const artifact = await hub.readCheckpointArtifact(params.id as string, params.name as string, caller);
       return new Response(artifact.content, { headers: { 'content-type': artifact.mediaType } });

@@ -22,6 +22,7 @@ export const eventRoutes: RouteSpec[] = [
     body: AppendBody,
     response: AppendResponse,
     status: 201,
+    idempotentRetry: true,
     handler: async ({ hub, caller, params, body }) => {
       const contextId = params.id as string;
       if (isBatch(body)) {

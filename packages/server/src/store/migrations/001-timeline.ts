@@ -1,7 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /** Contexts, tasks, the event log and its indexes (DESIGN §3). */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema
     .createTable('contexts')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -37,7 +38,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('events')
-    .addColumn('seq', 'bigint', (c) => c.primaryKey())
+    // On SQLite an INTEGER PRIMARY KEY is the rowid itself: no separate seq index, and rows sit in seq order.
+    .addColumn('seq', postgres ? 'bigint' : 'integer', (c) => c.primaryKey())
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('context_id', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())

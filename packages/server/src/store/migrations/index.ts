@@ -1,6 +1,8 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as timeline from './001-timeline.js';
 import * as checkpoints from './002-checkpoints.js';
+import * as subscriptionsYjs from './003-subscriptions-yjs.js';
+import * as search from './004-search.js';
 
 /**
  * The one migration set both stores run, in order. Add a file, never edit a
@@ -10,6 +12,8 @@ import * as checkpoints from './002-checkpoints.js';
 const MIGRATIONS: Record<string, Migration> = {
   '001-timeline': timeline,
   '002-checkpoints': checkpoints,
+  '003-subscriptions-yjs': subscriptionsYjs,
+  '004-search': search,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { KyselyStore } from '../kysely-store.js';
 import type { Database as Schema } from '../schema.js';
 import type { Store } from '../store.js';
+import { CHANGES_CHANNEL, listenForChanges } from './change-listener.js';
 
 export interface PostgresStoreOptions {
   /** postgres://user@host:port/database */
@@ -27,6 +28,10 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
   return new KyselyStore({
     dialect: 'postgres',
     writer: db,
+    onAppendCommit: async (trx) => {
+      await sql`select pg_notify(${CHANGES_CHANNEL}, '')`.execute(trx);
+    },
+    watchChanges: (listener) => listenForChanges(options.url, listener),
     sizeOnDisk: async () => {
       const { rows } = await sql<{ bytes: number }>`
         select coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint as bytes

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyStore } from '../kysely-store.js';
-import type { Database as Schema } from '../schema.js';
+import type { EventsTable, Database as Schema } from '../schema.js';
 import type { Store } from '../store.js';
 import { CachedSqliteDatabase } from './statement-cache.js';
 
@@ -40,6 +40,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     dialect: 'sqlite',
     writer,
     reader,
+    insertEvents: eventInserter(writerDb),
     sizeOnDisk: async () => {
       writerDb.pragma('wal_checkpoint(TRUNCATE)');
       let total = 0;
@@ -53,4 +54,21 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
       return total;
     },
   });
+}
+
+/**
+ * Appends rows with one prepared INSERT, run on the writer's connection from
+ * inside the write transaction that Kysely has open on that same connection.
+ */
+function eventInserter(db: Database.Database): (rows: readonly EventsTable[]) => void {
+  let insert: Database.Statement | undefined;
+  return (rows) => {
+    for (const row of rows) {
+      if (!insert) {
+        const columns = Object.keys(row);
+        insert = db.prepare(`INSERT INTO events (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+      }
+      insert.run(row);
+    }
+  };
 }

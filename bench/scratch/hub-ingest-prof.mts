@@ -1,0 +1,12 @@
+import { Hub, localCaller, openSqliteStore } from '../../packages/server/src/index.js';
+import { activityEvent, seeded } from '../src/timeline/events.js';
+import { scratchDir } from '../src/timeline/sqlite-files.js';
+const caller = localCaller({ id: 'b', name: 'b', runtime: 'b', role: 'agent' });
+const rand = seeded(1);
+const inputs = Array.from({ length: 200000 }, () => activityEvent(rand, []));
+const s = scratchDir('hp'); const store = openSqliteStore({ dataDir: s.dir }); await store.migrate();
+const hub = new Hub(store); const ctx = await hub.createContext({ title: 't' }, caller);
+const t0 = performance.now();
+for (let i = 0; i < inputs.length; i += 1000) await hub.appendEvents(ctx.id, inputs.slice(i, i + 1000), caller);
+console.log('ms', performance.now() - t0);
+await store.close(); s.remove();

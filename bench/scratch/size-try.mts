@@ -1,0 +1,3 @@
+import { sizeBench } from '../src/timeline/size.js';
+
+console.log(await sizeBench());

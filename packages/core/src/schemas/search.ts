@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { ActivityType, Event, EventKind, NoteType } from './event.js';
+import { Id, Name, Timestamp } from './primitives.js';
+
+function csv<T extends z.ZodType<unknown, string>>(item: T) {
+  return z
+    .string()
+    .transform((s) => s.split(',').filter((x) => x.length > 0))
+    .pipe(z.array(item).min(1).max(100))
+    .optional();
+}
+
+/** `GET /api/v1/search`: full-text search over the timeline (issue 6). */
+export const SearchQuery = z.strictObject({
+  /** Words that must all occur; "quoted words" must occur in this order. Any script. */
+  q: z.string().min(1).max(1_000),
+  /** Context ids (comma-separated); all readable contexts when left out. */
+  context: csv(Id),
+  kind: csv(EventKind),
+  /** activityType or noteType values. */
+  type: csv(z.union([ActivityType, NoteType])),
+  /** Actor ids. */
+  actor: csv(Name),
+  phase: csv(Name),
+  since: Timestamp.optional(),
+  until: Timestamp.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type SearchQuery = z.infer<typeof SearchQuery>;
+export type SearchQueryInput = z.input<typeof SearchQuery>;
+
+export const SearchHit = z.strictObject({
+  event: Event,
+  /** Higher is better: BM25 on SQLite, ts_rank_cd on PostgreSQL; compare within one result list only. */
+  score: z.number(),
+  /** About 200 characters around the first match, matched words wrapped in « ». */
+  snippet: z.string(),
+  /** Which chunk of a long event's text matched (0 for most events). */
+  chunk: z.number().int().nonnegative(),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+export const SearchResult = z.strictObject({
+  hits: z.array(SearchHit),
+  /** The words searched for, after segmentation and normalization. */
+  terms: z.array(z.array(z.string())),
+  /** Index progress: hits cover events up to `indexedSeq`; `complete` when that is the newest event. */
+  index: z.strictObject({ indexedSeq: z.number().int(), headSeq: z.number().int(), complete: z.boolean() }),
+});
+export type SearchResult = z.infer<typeof SearchResult>;

@@ -1,0 +1,152 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { localCaller } from '../hub/caller.js';
+import { Hub } from '../hub/hub.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Store } from '../store/store.js';
+import { tempDir } from '../test-support/databases.js';
+import { memoryLogger, startTestHub, type TestHub, unreachableUrl } from '../test-support/recorder-harness.js';
+import { createRecorder, type Recorder } from './index.js';
+
+/**
+ * Recording must never break or stall the pipeline: every case runs the same
+ * little "pipeline" (ten calls, results collected) against a broken sink and
+ * checks that it returns exactly what it returns with no recorder at all.
+ */
+const CALLS = 10;
+const expected = Array.from({ length: CALLS }, (_, i) => `answer ${i}`);
+
+async function pipeline(rec: Recorder): Promise<string[]> {
+  const results: string[] = [];
+  for (let i = 0; i < CALLS; i++) results.push(await rec.call({ phase: 'execute', round: i }, `prompt ${i}`, async () => `answer ${i}`));
+  return results;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const caller = localCaller({ id: 'test', name: null, runtime: null, role: 'user' });
+
+/** A real SQLite store, migrated, whose every write fails the way better-sqlite3 reports a full disk. */
+async function diskFullStore(): Promise<{ store: Store; real: Store }> {
+  const tmp = tempDir();
+  const real = openSqliteStore({ dataDir: tmp.dir });
+  await real.migrate();
+  cleanups.push(async () => {
+    await real.close();
+    tmp.remove();
+  });
+  const store = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'write') return () => Promise.reject(new Database.SqliteError('database or disk is full', 'SQLITE_FULL'));
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store, real };
+}
+
+describe('recording faults never reach the pipeline', () => {
+  it('a store that fails every write (disk full): same results, failures counted and logged, nothing stored', async () => {
+    const { store, real } = await diskFullStore();
+    const logger = memoryLogger();
+    const rec = createRecorder({ hub: new Hub(store), contextId: 'full', logger });
+    const started = performance.now();
+    expect(await pipeline(rec)).toEqual(expected);
+    // The first failed write pauses recording; later calls do not wait for it.
+    expect(performance.now() - started).toBeLessThan(1000);
+    const stats = rec.stats();
+    expect(stats).toMatchObject({ calls: CALLS, turnsWritten: 0, turnsPending: CALLS * 2 });
+    expect(stats.writeFailures).toBeGreaterThanOrEqual(1);
+    expect(stats.lastError).toBe('SqliteError: database or disk is full');
+    expect(logger.entries.find((e) => e.level === 'warn')?.message).toBe('recording is failing; turns are kept in memory and retried');
+    await rec.close(300);
+    expect(rec.stats()).toMatchObject({ turnsPending: 0, turnsDropped: CALLS * 2 });
+    expect(await new Hub(real).listContexts({}, caller)).toEqual({ contexts: [], nextCursor: null });
+  });
+
+  it('a closed store (every statement fails inside better-sqlite3): same results', async () => {
+    const tmp = tempDir();
+    cleanups.push(() => tmp.remove());
+    const store = openSqliteStore({ dataDir: tmp.dir });
+    await store.migrate();
+    await store.close();
+    const rec = createRecorder({ hub: new Hub(store), contextId: 'closed', logger: memoryLogger() });
+    expect(await pipeline(rec)).toEqual(expected);
+    expect(rec.stats().lastError).toBe('Error: driver has already been destroyed');
+    await rec.close(100);
+  });
+
+  it('an unreachable hub (connection refused): same results, quickly', async () => {
+    const rec = createRecorder({ url: await unreachableUrl(), contextId: 'nowhere', logger: memoryLogger() });
+    const started = performance.now();
+    expect(await pipeline(rec)).toEqual(expected);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(rec.stats().lastError).toMatch(/^unavailable: cannot reach the baton hub/);
+    await rec.close(100);
+    expect(rec.stats().turnsDropped).toBe(CALLS * 2);
+  });
+
+  it('a hub that accepts connections and never answers delays the pipeline once, by promptTimeoutMs at most', async () => {
+    const sockets = new Set<Socket>();
+    const silent: Server = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          silent.close(() => resolve());
+        }),
+    );
+    const { port } = silent.address() as { port: number };
+    const rec = createRecorder({
+      url: `http://127.0.0.1:${port}`,
+      contextId: 'silent',
+      promptTimeoutMs: 200,
+      writeTimeoutMs: 2000,
+      logger: memoryLogger(),
+    });
+    const started = performance.now();
+    expect(await pipeline(rec)).toEqual(expected);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(190);
+    expect(elapsed).toBeLessThan(1000);
+    expect(rec.stats().promptsNotConfirmed).toBe(CALLS);
+    await rec.close(50);
+  });
+
+  it('a provider that throws while the hub is down: the same error object reaches the pipeline', async () => {
+    const rec = createRecorder({ url: await unreachableUrl(), contextId: 'both-down', logger: memoryLogger() });
+    const failure = new TypeError('fetch failed');
+    await expect(rec.call({}, 'p', () => Promise.reject(failure))).rejects.toBe(failure);
+    expect(rec.stats().providerErrors).toBe(1);
+    await rec.close(50);
+  });
+
+  it('turns recorded while the hub is down are written, in order and once, when it comes back', async () => {
+    const first: TestHub = await startTestHub();
+    const { dataDir } = first;
+    const port = first.server.port;
+    const rec = createRecorder({ url: first.url, contextId: 'outage', logger: memoryLogger() });
+    expect(await rec.call({ round: 0 }, 'before', () => 'a')).toBe('a');
+    expect(await rec.flush()).toBe(true);
+    await first.server.close();
+    expect(await rec.call({ round: 1 }, 'during', () => 'b')).toBe('b');
+    expect(await rec.call({ round: 2 }, 'during', () => 'c')).toBe('c');
+    expect(rec.stats().turnsPending).toBe(4);
+    const second = await startTestHub({ port, dataDir });
+    cleanups.push(() => second.close());
+    // flush() gives up at the first failed attempt (a pooled connection to the old server may be one); try a few times.
+    let flushed = false;
+    for (let attempt = 0; attempt < 5 && !flushed; attempt++) flushed = await rec.flush(2000);
+    expect(flushed).toBe(true);
+    expect(await rec.call({ round: 3 }, 'after', () => 'd')).toBe('d');
+    await rec.close();
+    const turns = await second.turns('outage');
+    expect(turns.map((t) => `${t.round}:${t.direction}`)).toEqual([0, 1, 2, 3].flatMap((r) => [`${r}:prompt`, `${r}:response`]));
+    expect(rec.stats()).toMatchObject({ turnsWritten: 8, turnsPending: 0, turnsDropped: 0 });
+  });
+});

@@ -1,0 +1,19 @@
+import type { Event, EventPage, EventQueryInput, NewContextInput, NewEventInput } from '@baton/core';
+
+/**
+ * Where the recorder's turns go: a hub over HTTP (`RemoteSink`) or a hub in
+ * this process (`HubSink`). Every member may throw; the recorder's writer is
+ * the one place that decides what a failure means for the pipeline (nothing).
+ */
+export interface TurnSink {
+  /** 'remote' or 'embedded', for logs and stats. */
+  readonly kind: 'remote' | 'embedded';
+  /** Appends turns in one transaction. Turns carry writer-chosen ids, so a retry stores nothing twice. */
+  append(contextId: string, turns: readonly NewEventInput[]): Promise<void>;
+  /** Creates the context unless it exists. */
+  ensureContext(contextId: string, init: NewContextInput): Promise<void>;
+  listEvents(contextId: string, query: EventQueryInput): Promise<EventPage>;
+  /** The event, or null when there is none with this id. */
+  getEvent(id: string): Promise<Event | null>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,108 @@
+import { BatonError } from '@baton/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatonClient } from '../client/baton-client.js';
+import { localCaller } from '../hub/caller.js';
+import { Hub } from '../hub/hub.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { tempDir } from '../test-support/databases.js';
+import { memoryLogger, startTestHub, type TestHub } from '../test-support/recorder-harness.js';
+import { createRecorder, MAX_TURNS_PER_PAGE, promptIdOf, type Recorder, responseIdOf } from './index.js';
+
+let hub: TestHub;
+let rec: Recorder;
+const callIds: string[] = [];
+const CALLS = 600;
+
+beforeAll(async () => {
+  hub = await startTestHub();
+  rec = createRecorder({ url: hub.url, contextId: 'long-thread', logger: memoryLogger(), waitForPrompt: false });
+  for (let i = 0; i < CALLS; i++) {
+    const callId = rec.newCallId();
+    callIds.push(callId);
+    await rec.call({ callId, phase: i % 2 === 0 ? 'plan' : 'review', round: i, stepId: `step-${i}` }, `prompt ${i}`, () => `answer ${i}`);
+  }
+  expect(await rec.flush(10_000)).toBe(true);
+});
+afterAll(async () => {
+  await rec.close();
+  await hub.close();
+});
+
+describe('a thread of 1,200 turns', () => {
+  it('lists the latest 1,000 oldest first, with a cursor for the earlier page', async () => {
+    const tail = await rec.listTurns();
+    expect(tail.turns).toHaveLength(MAX_TURNS_PER_PAGE);
+    expect(tail.turns[0]?.id).toBe(promptIdOf(callIds[100] as string));
+    expect(tail.turns.at(-1)?.id).toBe(responseIdOf(callIds[CALLS - 1] as string));
+    expect(tail.turns.every((t, i, all) => i === 0 || t.seq > (all[i - 1]?.seq ?? 0))).toBe(true);
+    expect(tail.earlier).not.toBeNull();
+
+    const head = await rec.listTurns({ before: tail.earlier as string });
+    expect(head.turns).toHaveLength(200);
+    expect(head.earlier).toBeNull();
+    const all = [...head.turns, ...tail.turns];
+    expect(all.map((t) => t.id)).toEqual(callIds.flatMap((id) => [promptIdOf(id), responseIdOf(id)]));
+    expect(all.map((t) => Date.parse(t.createdAt))).toEqual(all.map((t) => Date.parse(t.createdAt)).sort((a, b) => a - b));
+  });
+
+  it('filters by phase and role', async () => {
+    const page = await rec.listTurns({ phase: 'plan', role: 'response' });
+    expect(page.turns).toHaveLength(CALLS / 2);
+    expect(page.turns.every((t) => t.phase === 'plan' && t.direction === 'response')).toBe(true);
+    expect(page.earlier).toBeNull();
+    const both = await rec.listTurns({ phase: ['plan', 'review'], role: 'prompt', limit: 10 });
+    expect(both.turns.map((t) => t.round)).toEqual([590, 591, 592, 593, 594, 595, 596, 597, 598, 599]);
+    expect(both.earlier).not.toBeNull();
+  });
+
+  it("lists a step's turns, and finds a call's pair by its id", async () => {
+    const step = await rec.listStep('step-42');
+    expect(step.turns.map((t) => t.id)).toEqual([promptIdOf(callIds[42] as string), responseIdOf(callIds[42] as string)]);
+    const pair = await rec.conversation(callIds[42] as string);
+    expect(pair.prompt?.content).toEqual([{ type: 'text', text: 'prompt 42' }]);
+    expect(pair.response?.content).toEqual([{ type: 'text', text: 'answer 42' }]);
+    expect(await rec.conversation('no-such-call')).toEqual({ callId: 'no-such-call', prompt: null, response: null });
+  });
+
+  it('rejects a bad cursor or limit with a clear error', async () => {
+    await expect(rec.listTurns({ before: 'yesterday' })).rejects.toThrow(/before: must be a page's `earlier` cursor/);
+    await expect(rec.listTurns({ limit: 1001 })).rejects.toThrow(/limit: must be an integer from 1 to 1000/);
+  });
+});
+
+describe('deleting a thread', () => {
+  it('removes its turns', async () => {
+    const other = createRecorder({ url: hub.url, contextId: 'short-lived', logger: memoryLogger() });
+    const callId = other.newCallId();
+    await other.call({ callId }, 'p', () => 'r');
+    await other.flush();
+    const client = new BatonClient({ url: hub.url });
+    expect(await client.deleteContext('short-lived')).toEqual({ deleted: { events: 2, tasks: 0, checkpoints: 0 } });
+    expect(await other.conversation(callId)).toEqual({ callId, prompt: null, response: null });
+    const error = await other.listTurns().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BatonError);
+    expect((error as BatonError).code).toBe('not_found');
+    await other.close();
+  });
+});
+
+describe('embedded mode (dataDir)', () => {
+  it('opens the store in-process, records, and leaves the turns in the SQLite file', async () => {
+    const tmp = tempDir();
+    try {
+      const embedded = createRecorder({ dataDir: tmp.dir, contextId: 'no-server', context: { title: 'Run 7' }, logger: memoryLogger() });
+      await embedded.call({ phase: 'plan' }, 'Plan.', () => 'Planned.');
+      expect((await embedded.listTurns()).turns.map((t) => t.direction)).toEqual(['prompt', 'response']);
+      await embedded.close();
+      const store = openSqliteStore({ dataDir: tmp.dir });
+      const caller = localCaller({ id: 'reader', name: null, runtime: null, role: 'user' });
+      const reopened = new Hub(store);
+      expect((await reopened.getContext('no-server', caller)).title).toBe('Run 7');
+      const page = await reopened.listEvents('no-server', { kind: 'turn' }, caller);
+      expect(page.events.map((e) => e.kind === 'turn' && e.direction)).toEqual(['prompt', 'response']);
+      await store.close();
+    } finally {
+      tmp.remove();
+    }
+  });
+});
