@@ -126,7 +126,8 @@ export async function run(): Promise<BenchTable> {
           ],
         );
         notes.push(
-          `Tail: ${int(tail.iterations)} sequential reads each, after a warm-up; one HTTP response is ${bytes(tail.responseBytes)}.`,
+          `Tail: in-process and raw SQL ${int(tail.iterations)} sequential reads each, HTTP ${int(tail.httpRequests)} reads one at a time from ${tail.client} ` +
+            `(server CPU ${int(tail.serverCpuMicros)} µs per read), all after a warm-up; one HTTP response is ${bytes(tail.responseBytes)}.`,
         );
       });
 

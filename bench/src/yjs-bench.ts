@@ -77,33 +77,31 @@ async function waitUntil(predicate: () => boolean): Promise<void> {
   }
 }
 
-async function measureBaton(entries: number) {
+/** baton's first and cold opens; the document then stays loaded (one idle client) for the warm syncs. */
+async function openBaton(entries: number) {
   const scratch = scratchDir('yjs');
-  let server: HubServer | null = null;
+  const server: HubServer = await startHubServer(
+    { dataDir: scratch.dir, databaseUrl: undefined, host: '127.0.0.1', port: 0, token: undefined, bodyLimit: 8 << 20, yjsWindow: entries },
+    createLogger('silent'),
+    { yjs: { idleMs: 50 } },
+  );
+  let holder: WebsocketProvider | null = null;
+  const close = async () => {
+    holder?.destroy();
+    holder?.awareness.destroy();
+    await server.close();
+    scratch.remove();
+  };
   try {
-    server = await startHubServer(
-      {
-        dataDir: scratch.dir,
-        databaseUrl: undefined,
-        host: '127.0.0.1',
-        port: 0,
-        token: undefined,
-        bodyLimit: 8 << 20,
-        yjsWindow: entries,
-      },
-      createLogger('silent'),
-      { yjs: { idleMs: 50 } },
-    );
-    const live = server;
     const writer = localCaller({ id: 'bench', name: null, runtime: 'bench', role: 'agent' });
-    await live.hub.createContext({ id: 'bench' }, writer);
+    await server.hub.createContext({ id: 'bench' }, writer);
     const rand = seeded(entries);
     for (let i = 0; i < entries; i += 1000) {
       const batch = Array.from({ length: Math.min(1000, entries - i) }, () => activityEvent(rand, []));
-      await live.hub.appendEvents('bench', batch, writer);
+      await server.hub.appendEvents('bench', batch, writer);
     }
-    const url = `${live.url.replace('http', 'ws')}/yjs`;
-    const unloaded = () => waitUntil(() => live.yjs.documents().size === 0);
+    const url = `${server.url.replace('http', 'ws')}/yjs`;
+    const unloaded = () => waitUntil(() => server.yjs.documents().size === 0);
 
     const first = await syncClient(url, 'bench', entries);
     const feed = getActivityFeed(first.doc);
@@ -114,57 +112,61 @@ async function measureBaton(entries: number) {
       cold.push((await syncClient(url, 'bench', entries)).ms);
       await unloaded();
     }
-    // Keep the document loaded with one idle client, as on a server in use.
-    const holder = new WebsocketProvider(url, 'bench', new Y.Doc(), {
+    holder = new WebsocketProvider(url, 'bench', new Y.Doc(), {
       WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
       disableBc: true,
     });
-    await new Promise<void>((resolve) => holder.once('sync', () => resolve()));
-    const warm: Synced[] = [];
-    for (let rep = 0; rep < REPS; rep++) warm.push(await syncClient(url, 'bench', entries));
-    holder.destroy();
-    holder.awareness.destroy();
-    const stored = (await live.store.listYjsUpdates('bench', 0)).reduce((sum, row) => sum + row.data.byteLength, 0);
-    return {
-      first: first.ms,
-      cold: median(cold),
-      warm: median(warm.map((w) => w.ms)),
-      wire: median(warm.map((w) => w.wireBytes)),
-      size: Y.encodeStateAsUpdate(first.doc).byteLength,
-      stored,
-      state: Y.encodeStateAsUpdate(first.doc),
-    };
-  } finally {
-    await server?.close();
-    scratch.remove();
+    const loaded = holder;
+    await new Promise<void>((resolve) => loaded.once('sync', () => resolve()));
+    const stored = (await server.store.listYjsUpdates('bench', 0)).reduce((sum, row) => sum + row.data.byteLength, 0);
+    return { url, first: first.ms, cold: median(cold), state: Y.encodeStateAsUpdate(first.doc), stored, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }
 
 /** @y/websocket-server's own connection handler, serving a copy of baton's document. */
-async function measureReference(entries: number, state: Uint8Array) {
-  const room = `bench-${entries}`;
+async function openReference(room: string, state: Uint8Array) {
   Y.applyUpdate(getYDoc(room), state);
   const http: Server = createServer((_req, res) => res.writeHead(404).end());
   const wss = new WebSocketServer({ server: http });
   wss.on('connection', (conn, req) => setupWSConnection(conn, req));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `ws://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    size: Y.encodeStateAsUpdate(getYDoc(room)).byteLength,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      const doc = getYDoc(room);
+      docs.delete(room);
+      doc.awareness.destroy();
+      doc.destroy();
+    },
+  };
+}
+
+/** Warm syncs of both servers, alternating, so neither gets the quieter moments of a shared machine. */
+async function measure(entries: number) {
+  const baton = await openBaton(entries);
+  const room = `bench-${entries}`;
+  const reference = await openReference(room, baton.state);
   try {
-    const url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}`;
-    const runs: Synced[] = [];
-    for (let rep = 0; rep < REPS; rep++) runs.push(await syncClient(url, room, entries));
+    const ours: Synced[] = [];
+    const theirs: Synced[] = [];
+    for (let rep = 0; rep < REPS; rep++) {
+      ours.push(await syncClient(baton.url, 'bench', entries));
+      theirs.push(await syncClient(reference.url, room, entries));
+    }
     return {
-      warm: median(runs.map((r) => r.ms)),
-      wire: median(runs.map((r) => r.wireBytes)),
-      size: Y.encodeStateAsUpdate(getYDoc(room)).byteLength,
+      baton: { ...baton, warm: median(ours.map((r) => r.ms)), wire: median(ours.map((r) => r.wireBytes)), size: baton.state.byteLength },
+      reference: { warm: median(theirs.map((r) => r.ms)), wire: median(theirs.map((r) => r.wireBytes)), size: reference.size },
     };
   } finally {
-    for (const client of wss.clients) client.terminate();
-    await new Promise<void>((resolve) => wss.close(() => resolve()));
-    await new Promise<void>((resolve) => http.close(() => resolve()));
-    const doc = getYDoc(room);
-    docs.delete(room);
-    doc.awareness.destroy();
-    doc.destroy();
+    await reference.close();
+    await baton.close();
   }
 }
 
@@ -173,8 +175,7 @@ export async function run(): Promise<BenchTable> {
   const sizes = scale.pick([1000], [1000, 10_000]);
   const rows: (string | number)[][] = [];
   for (const entries of sizes) {
-    const baton = await measureBaton(entries);
-    const reference = await measureReference(entries, baton.state);
+    const { baton, reference } = await measure(entries);
     rows.push([
       entries,
       'baton /yjs',

@@ -142,11 +142,11 @@ export function timelineEvent(rand: Random, taskIds: readonly string[]): NewEven
   };
 }
 
-/** What the hub would hand the store for `input`: validated, defaults filled, id and actor set. */
+/** What the hub would hand the store for `input` (which must name its actor): validated, defaults filled, id and context set. */
 export function prepare(input: NewEventInput, contextId: string, id: string): PreparedEvent {
   const parsed = NewEvent.parse(input) as Record<string, unknown>;
-  delete parsed.ttlSeconds;
-  return { ...parsed, id, contextId, actor: parsed.actor } as PreparedEvent;
+  if ('ttlSeconds' in parsed || !parsed.actor) throw new Error('benchmark events name their actor and use expiresAt, not ttlSeconds');
+  return { ...parsed, id, contextId } as PreparedEvent;
 }
 
 let counter = 0;

@@ -1,6 +1,6 @@
-import { Agent, get } from 'node:http';
 import { Hub, localCaller, openSqliteStore } from 'baton';
 import type { BenchScale } from '../scale.js';
+import { type LoadClient, loadClient, runLoad } from './load.js';
 import { startBaton } from './processes.js';
 import { rawConnection } from './sqlite-files.js';
 import { percentile, sampleLatency } from './stats.js';
@@ -17,6 +17,11 @@ export interface TailResult {
   raw: Latency;
   /** Bytes of one HTTP response. */
   responseBytes: number;
+  /** Reads the load generator made in the timed run, and which one it was. */
+  httpRequests: number;
+  client: LoadClient;
+  /** Server CPU time per read, µs. */
+  serverCpuMicros: number;
 }
 
 const ACTOR = { id: 'claude-code-7f3a', name: 'Claude Code', runtime: 'claude-code', role: 'agent' } as const;
@@ -25,9 +30,10 @@ const summarize = (samples: number[]): Latency => ({ p50: percentile(samples, 50
 
 /**
  * The newest 100 events of one context in a large store, three ways: the
- * hub in-process, `GET …/events?tail=100` on the real `baton serve` from
- * another process, and the bare SQL query on better-sqlite3 (the floor).
- * Each after a warm-up, so all three read from a warm page cache.
+ * hub in-process, `GET …/events?tail=100` on the real `baton serve` driven
+ * by the load generator (wrk, else Node) from another process, one request
+ * at a time, and the bare SQL query on better-sqlite3 (the floor). Each
+ * after a warm-up, so all three read from a warm page cache.
  */
 export async function tailBench(scale: BenchScale, dir: string, file: string, contextId: string): Promise<TailResult> {
   const iterations = scale.pick(300, 2000);
@@ -52,33 +58,37 @@ export async function tailBench(scale: BenchScale, dir: string, file: string, co
   await store.close();
 
   const server = await startBaton(dir);
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const url = new URL(`${server.url}/api/v1/contexts/${contextId}/events?tail=100`);
-  let responseBytes = 0;
-  const runHttp = () =>
-    new Promise<void>((resolve, reject) => {
-      get(
-        url,
-        { agent, headers: { 'x-baton-actor': ACTOR.id, 'x-baton-actor-name': ACTOR.name, 'x-baton-runtime': ACTOR.runtime } },
-        (res) => {
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-          });
-          res.on('end', () => {
-            if (res.statusCode !== 200) reject(new Error(`GET tail returned ${res.statusCode}`));
-            responseBytes = size;
-            resolve();
-          });
-        },
-      ).on('error', reject);
-    });
   try {
-    for (let i = 0; i < warmup; i++) await runHttp();
-    const httpSamples = await sampleLatency(iterations, runHttp);
-    return { iterations, hub: summarize(hubSamples), http: summarize(httpSamples), raw: summarize(rawSamples), responseBytes };
+    const url = `${server.url}/api/v1/contexts/${contextId}/events?tail=100`;
+    const headers = { 'x-baton-actor': ACTOR.id, 'x-baton-actor-name': ACTOR.name, 'x-baton-runtime': ACTOR.runtime };
+    const first = await fetch(url, { headers });
+    if (first.status !== 200) throw new Error(`GET tail returned ${first.status}: ${await first.text()}`);
+    const responseBytes = (await first.arrayBuffer()).byteLength;
+    // One connection, one request at a time, from a separate load-generator process.
+    const client = loadClient();
+    const cpu0 = server.cpuSeconds();
+    const load = await runLoad(client, {
+      url,
+      method: 'GET',
+      headers,
+      concurrency: 1,
+      seconds: scale.pick(2, 10),
+      warmupSeconds: 1,
+      expectStatus: 200,
+    });
+    if (load.errors > 0) throw new Error(`${load.errors} tail reads failed`);
+    const serverCpuMicros = ((server.cpuSeconds() - cpu0) * 1e6) / (load.requests + load.warmupRequests);
+    return {
+      iterations,
+      hub: summarize(hubSamples),
+      http: { p50: load.p50, p99: load.p99 },
+      httpRequests: load.requests,
+      client,
+      serverCpuMicros,
+      raw: summarize(rawSamples),
+      responseBytes,
+    };
   } finally {
-    agent.destroy();
     await server.stop();
   }
 }

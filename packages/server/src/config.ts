@@ -27,7 +27,12 @@ const Env = z.object({
   BATON_RUNTIME: Name.optional(),
   BATON_CONTEXT: Id.optional(),
   /** Activity entries a context's Yjs document holds (DESIGN §3; older ones through the API). */
-  BATON_YJS_WINDOW: z.coerce.number().int().min(1).max(10_000, 'must be at most 10000: Yjs documents degrade past ~10k entries').default(1000),
+  BATON_YJS_WINDOW: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000, 'must be at most 10000: Yjs documents degrade past ~10k entries')
+    .default(1000),
 });
 
 export interface Config {

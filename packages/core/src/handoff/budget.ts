@@ -1,4 +1,4 @@
-import { renderHeader, renderHeading, renderItem, renderSharedContext } from './render.js';
+import { renderHeader, renderHeading, renderItem, renderOmitted, renderSharedContext } from './render.js';
 import type { ContextFormat, SharedContext, SharedContextSource, SharedItem, SharedSection } from './shared-items.js';
 import { countTokens, encodeTokens, TOKENIZER, truncateToTokens } from './tokens.js';
 
@@ -40,12 +40,15 @@ export function cutToBudget(source: SharedContextSource, format: ContextFormat, 
   );
   const headings = new Set<SharedSection>();
   const chosen: { item: SharedItem; index: number }[] = [];
+  // Room for the "N more left out" line, so the first exact count usually fits (large budgets only:
+  // at 50 tokens the line is worth less than an item).
+  const reserve = budget >= 200 ? countTokens(renderOmitted(format, source.items.length)) : 0;
   let truncated = 0;
   let misses = 0;
   for (const entry of ordered) {
-    if (misses >= MAX_MISSES || budget - used < MIN_ITEM_TOKENS) break;
+    if (misses >= MAX_MISSES || budget - used - reserve < MIN_ITEM_TOKENS) break;
     const headingCost = headings.has(entry.item.section) ? 0 : countTokens(renderHeading(format, entry.item.section));
-    const room = budget - used - headingCost;
+    const room = budget - used - headingCost - reserve;
     const fitted = room < MIN_ITEM_TOKENS ? null : fitItem(format, entry.item, room, itemCap);
     if (!fitted) {
       misses++;

@@ -12,7 +12,7 @@ import {
 import type { Store } from '../store/store.js';
 
 /** How far back each part looks. Enough for a 4K-token context; a budget cuts it further. */
-const LIMITS = { notes: 300, flagged: 200, recent: 40, turns: 5, activity: 10, tasks: 100, state: 50 } as const;
+const LIMITS = { notes: 300, flagged: 200, recent: 24, turns: 5, activity: 10, tasks: 100, state: 50 } as const;
 /** Longer texts are cut here before token counting (the budget cuts them visibly later). */
 const MAX_DETAIL_CHARS = 40_000;
 const ACTIVE_STATES = ['submitted', 'working', 'input-required', 'auth-required'] as const;

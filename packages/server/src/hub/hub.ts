@@ -1,6 +1,5 @@
 import {
   type Actor,
-  assertTransition,
   BatonError,
   type Checkpoint,
   type Context,
@@ -10,23 +9,21 @@ import {
   type Event,
   type EventPage,
   EventQuery,
-  NewCheckpoint,
   NewContext,
-  NewTask,
   parseWith,
   type Task,
-  TaskPatch,
-  TaskQuery,
 } from '@baton/core';
 import { privacyKey } from '../store/rows.js';
 import type { DeleteCounts, Store, StoredArtifact, StoreWriter } from '../store/store.js';
 import { AppendBatcher, type AppendResult } from './append-batcher.js';
 import { authorize, type Caller, viewerKey } from './caller.js';
+import { HubCheckpoints } from './checkpoints.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { HubHandoff } from './handoff.js';
 import { newId as defaultNewId } from './ids.js';
 import { prepareEvents } from './prepare-event.js';
 import { HubSearch } from './search.js';
+import { HubTasks } from './tasks.js';
 
 export interface HubOptions {
   now?: () => number;
@@ -53,6 +50,8 @@ export class Hub {
   readonly search: HubSearch;
   /** Shared context, runtimes and scoped state (hub/handoff.ts). */
   readonly handoff: HubHandoff;
+  readonly #tasks: HubTasks;
+  readonly #checkpoints: HubCheckpoints;
 
   constructor(store: Store, options: HubOptions = {}) {
     this.store = store;
@@ -61,6 +60,9 @@ export class Hub {
     this.#appends = new AppendBatcher(store, this.#now);
     this.search = new HubSearch(store);
     this.handoff = new HubHandoff(this, this.#now);
+    const deps = { store, now: this.#now, newId: this.#newId, publish: (events: readonly Event[]) => this.#publish(events) };
+    this.#tasks = new HubTasks(deps);
+    this.#checkpoints = new HubCheckpoints(deps);
   }
 
   /** Called after each commit with the events it appended, in seq order. */
@@ -313,174 +315,41 @@ export class Hub {
     return result;
   }
 
-  // ── tasks ───────────────────────────────────────────────────────────────
+  // ── tasks (hub/tasks.ts) ────────────────────────────────────────────────
 
-  async createTask(contextId: string, input: unknown, caller: Caller): Promise<Task> {
-    authorize(caller, 'write', contextId);
-    const data = parseWith(NewTask, input, 'task');
-    const now = this.#now();
-    const at = new Date(now).toISOString();
-    const task: Task = { ...data, id: data.id ?? this.#newId(), contextId, createdAt: at, updatedAt: at };
-    const record = await this.store.write(async (tx) => {
-      if (!(await tx.getContext(contextId))) throw BatonError.notFound('context', contextId);
-      if (await tx.getTask(task.id)) throw new BatonError('conflict', `task '${task.id}' already exists`, { details: { id: task.id } });
-      if (task.parentTaskId) {
-        const parent = await tx.getTask(task.parentTaskId);
-        if (!parent) throw BatonError.notFound('parent task', task.parentTaskId);
-      }
-      await tx.insertTask(task);
-      return this.#taskEvent(tx, task, caller.actor, now, `Task created: ${task.title || task.id} (${task.state})`, {
-        op: 'task.created',
-        state: task.state,
-      });
-    });
-    this.#publish(record);
-    return task;
+  createTask(contextId: string, input: unknown, caller: Caller): Promise<Task> {
+    return this.#tasks.create(contextId, input, caller);
   }
 
-  async getTask(id: string, caller: Caller): Promise<Task> {
-    const task = await this.store.getTask(id);
-    if (!task) throw BatonError.notFound('task', id);
-    authorize(caller, 'read', task.contextId);
-    return task;
+  getTask(id: string, caller: Caller): Promise<Task> {
+    return this.#tasks.get(id, caller);
   }
 
-  async listTasks(contextId: string, query: unknown, caller: Caller): Promise<{ tasks: Task[]; nextCursor: string | null }> {
-    authorize(caller, 'read', contextId);
-    const q = parseWith(TaskQuery, query, 'query');
-    if (!(await this.store.getContext(contextId))) throw BatonError.notFound('context', contextId);
-    const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
-    const rows = await this.store.listTasks({
-      contextId,
-      ...(q.state ? { states: q.state } : {}),
-      ...(q.parentTaskId ? { parentTaskId: q.parentTaskId } : {}),
-      ...(cursor ? { after: { createdAt: cursor.millis, id: cursor.id } } : {}),
-      limit: q.limit + 1,
-    });
-    const tasks = rows.slice(0, q.limit);
-    const last = tasks.at(-1);
-    return { tasks, nextCursor: rows.length > q.limit && last ? encodeCursor(Date.parse(last.createdAt), last.id) : null };
+  listTasks(contextId: string, query: unknown, caller: Caller): Promise<{ tasks: Task[]; nextCursor: string | null }> {
+    return this.#tasks.list(contextId, query, caller);
   }
 
   /** Changes a task; a state change must be legal and is recorded on the timeline. */
-  async updateTask(id: string, patch: unknown, caller: Caller): Promise<Task> {
-    const changes = parseWith(TaskPatch, patch, 'task patch');
-    const now = this.#now();
-    const { task, records } = await this.store.write(async (tx) => {
-      const current = await tx.getTask(id);
-      if (!current) throw BatonError.notFound('task', id);
-      authorize(caller, 'write', current.contextId);
-      const stateChange = changes.state !== undefined && changes.state !== current.state;
-      if (stateChange && changes.state) assertTransition(id, current.state, changes.state);
-      const artifacts = [...current.artifacts];
-      for (const artifact of changes.artifacts ?? []) {
-        const at = artifacts.findIndex((a) => a.id === artifact.id);
-        if (at >= 0) artifacts[at] = artifact;
-        else artifacts.push(artifact);
-      }
-      const next: Task = {
-        ...current,
-        ...(changes.title !== undefined ? { title: changes.title } : {}),
-        ...(changes.description !== undefined ? { description: changes.description } : {}),
-        ...(changes.metadata !== undefined ? { metadata: changes.metadata } : {}),
-        state: changes.state ?? current.state,
-        artifacts,
-        updatedAt: new Date(now).toISOString(),
-      };
-      await tx.updateTask(next);
-      const label = next.title || next.id;
-      const records = stateChange
-        ? await this.#taskEvent(
-            tx,
-            next,
-            caller.actor,
-            now,
-            `Task ${label}: ${current.state} → ${next.state}${changes.message ? `\n\n${changes.message}` : ''}`,
-            { op: 'task.state', from: current.state, to: next.state },
-          )
-        : [];
-      return { task: next, records };
-    });
-    this.#publish(records);
-    return task;
+  updateTask(id: string, patch: unknown, caller: Caller): Promise<Task> {
+    return this.#tasks.update(id, patch, caller);
   }
 
-  #taskEvent(tx: StoreWriter, task: Task, actor: Actor, now: number, text: string, data: Record<string, string>): Promise<Event[]> {
-    return tx.appendEvents(
-      [
-        {
-          id: this.#newId(),
-          contextId: task.contextId,
-          taskId: task.id,
-          parentId: null,
-          refs: [],
-          actor,
-          source: 'local',
-          content: [{ type: 'text', text }],
-          metadata: { baton: { ...data, taskId: task.id } },
-          extensions: [],
-          visibility: 'shared',
-          kind: 'activity',
-          activityType: 'system_event',
-        },
-      ],
-      now,
-    );
+  // ── checkpoints (hub/checkpoints.ts) ────────────────────────────────────
+
+  createCheckpoint(input: unknown, caller: Caller): Promise<Checkpoint> {
+    return this.#checkpoints.create(input, caller);
   }
 
-  // ── checkpoints ─────────────────────────────────────────────────────────
-
-  async createCheckpoint(input: unknown, caller: Caller): Promise<Checkpoint> {
-    const data = parseWith(NewCheckpoint, input, 'checkpoint');
-    authorize(caller, 'write', data.contextId);
-    const at = new Date(this.#now()).toISOString();
-    const artifacts: StoredArtifact[] = data.artifacts.map((a) => {
-      const content = a.encoding === 'base64' ? Buffer.from(a.content, 'base64') : Buffer.from(a.content, 'utf8');
-      return { name: a.name, mediaType: a.mediaType, size: content.byteLength, content };
-    });
-    const names = new Set<string>();
-    for (const a of artifacts) {
-      if (names.has(a.name))
-        throw BatonError.invalid([{ path: 'artifacts', message: `artifact name '${a.name}' is used twice` }], 'checkpoint');
-      names.add(a.name);
-    }
-    const checkpoint: Checkpoint = {
-      id: data.id ?? this.#newId(),
-      agentId: data.agentId,
-      sessionId: data.sessionId,
-      label: data.label,
-      timestamp: data.timestamp ?? at,
-      metadata: data.metadata,
-      contextId: data.contextId,
-      taskId: data.taskId,
-      artifacts: artifacts.map(({ name, mediaType, size }) => ({ name, mediaType, size })).sort((a, b) => a.name.localeCompare(b.name)),
-      createdAt: at,
-    };
-    await this.store.write(async (tx) => {
-      if (checkpoint.contextId && !(await tx.getContext(checkpoint.contextId))) throw BatonError.notFound('context', checkpoint.contextId);
-      await tx.insertCheckpoint(checkpoint, artifacts);
-    });
-    return checkpoint;
+  getCheckpoint(id: string, caller: Caller): Promise<Checkpoint> {
+    return this.#checkpoints.get(id, caller);
   }
 
-  async getCheckpoint(id: string, caller: Caller): Promise<Checkpoint> {
-    const checkpoint = await this.store.getCheckpoint(id);
-    if (!checkpoint) throw BatonError.notFound('checkpoint', id);
-    authorize(caller, 'read', checkpoint.contextId);
-    return checkpoint;
+  listCheckpoints(contextId: string, caller: Caller, limit = 100): Promise<Checkpoint[]> {
+    return this.#checkpoints.list(contextId, caller, limit);
   }
 
-  async listCheckpoints(contextId: string, caller: Caller, limit = 100): Promise<Checkpoint[]> {
-    authorize(caller, 'read', contextId);
-    if (!(await this.store.getContext(contextId))) throw BatonError.notFound('context', contextId);
-    return this.store.listCheckpoints({ contextId, limit });
-  }
-
-  async readCheckpointArtifact(id: string, name: string, caller: Caller): Promise<StoredArtifact> {
-    await this.getCheckpoint(id, caller);
-    const artifact = await this.store.readCheckpointArtifact(id, name);
-    if (!artifact) throw BatonError.notFound(`artifact of checkpoint '${id}'`, name);
-    return artifact;
+  readCheckpointArtifact(id: string, name: string, caller: Caller): Promise<StoredArtifact> {
+    return this.#checkpoints.readArtifact(id, name, caller);
   }
 }
 

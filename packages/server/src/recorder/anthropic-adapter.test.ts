@@ -1,40 +1,18 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { TurnEvent } from '@baton/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeProvider, type FakeReply, startFakeProvider } from '../../../../examples/fake-provider.js';
-import { memoryLogger, startTestHub, type TestHub } from '../test-support/recorder-harness.js';
-import { createRecorder, type Recorder, wrapAnthropic } from './index.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeReply } from '../../../../examples/fake-provider.js';
+import { useProviderHarness } from '../test-support/recorder-harness.js';
+import { type Recorder, wrapAnthropic } from './index.js';
 
 /** The real `@anthropic-ai/sdk` client, pointed at a local server speaking the Messages API (JSON and SSE). */
-let hub: TestHub;
-let fake: FakeProvider;
-let reply: FakeReply = {};
-let threads = 0;
-
-beforeAll(async () => {
-  hub = await startTestHub();
-  fake = await startFakeProvider(() => reply);
-});
-afterAll(async () => {
-  await fake.close();
-  await hub.close();
-});
+const harness = useProviderHarness();
 
 function setup(next: FakeReply = {}): { raw: Anthropic; client: Anthropic; rec: Recorder; turns: () => Promise<TurnEvent[]> } {
-  reply = next;
-  const contextId = `anthropic-${++threads}`;
-  const rec = createRecorder({ url: hub.url, contextId, logger: memoryLogger() });
-  const raw = new Anthropic({ apiKey: 'test-key', baseURL: fake.anthropicBaseURL, maxRetries: 0 });
+  const { rec, turns } = harness.thread('anthropic', next);
+  const raw = new Anthropic({ apiKey: 'test-key', baseURL: harness.fake.anthropicBaseURL, maxRetries: 0 });
   const client = wrapAnthropic(raw, rec, { speaker: 'claude' });
-  return {
-    raw,
-    client,
-    rec,
-    turns: async () => {
-      await rec.close();
-      return hub.turns(contextId);
-    },
-  };
+  return { raw, client, rec, turns };
 }
 
 const REQUEST = {

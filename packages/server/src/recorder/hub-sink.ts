@@ -1,16 +1,8 @@
-import {
-  type Actor,
-  BatonError,
-  type Event,
-  type EventPage,
-  type EventQueryInput,
-  type NewContextInput,
-  type NewEventInput,
-} from '@baton/core';
+import type { Actor, Event, EventPage, EventQueryInput, NewContextInput, NewEventInput } from '@baton/core';
 import { type Caller, localCaller } from '../hub/caller.js';
 import { Hub } from '../hub/hub.js';
 import type { Store } from '../store/store.js';
-import type { TurnSink } from './sink.js';
+import { type TurnSink, unless } from './sink.js';
 
 /**
  * Writes to a hub in this process: one given by the caller (a pipeline running
@@ -55,11 +47,7 @@ export class HubSink implements TurnSink {
 
   async ensureContext(contextId: string, init: NewContextInput): Promise<void> {
     const hub = await this.#hub;
-    try {
-      await hub.createContext({ ...init, id: contextId }, this.#caller);
-    } catch (error) {
-      if (!(error instanceof BatonError && error.code === 'conflict')) throw error;
-    }
+    await unless('conflict', () => hub.createContext({ ...init, id: contextId }, this.#caller));
   }
 
   async listEvents(contextId: string, query: EventQueryInput): Promise<EventPage> {
@@ -69,12 +57,7 @@ export class HubSink implements TurnSink {
 
   async getEvent(id: string): Promise<Event | null> {
     const hub = await this.#hub;
-    try {
-      return await hub.getEvent(id, this.#caller);
-    } catch (error) {
-      if (error instanceof BatonError && error.code === 'not_found') return null;
-      throw error;
-    }
+    return unless('not_found', () => hub.getEvent(id, this.#caller));
   }
 
   async close(): Promise<void> {

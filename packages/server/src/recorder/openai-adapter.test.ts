@@ -1,39 +1,17 @@
 import type { TurnEvent } from '@baton/core';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeProvider, type FakeReply, startFakeProvider } from '../../../../examples/fake-provider.js';
-import { memoryLogger, startTestHub, type TestHub } from '../test-support/recorder-harness.js';
-import { createRecorder, type Recorder, wrapOpenAI } from './index.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeReply } from '../../../../examples/fake-provider.js';
+import { useProviderHarness } from '../test-support/recorder-harness.js';
+import { type Recorder, wrapOpenAI } from './index.js';
 
 /** The real `openai` client, pointed at a local server speaking Chat Completions and Responses (JSON and SSE). */
-let hub: TestHub;
-let fake: FakeProvider;
-let reply: FakeReply = {};
-let threads = 0;
-
-beforeAll(async () => {
-  hub = await startTestHub();
-  fake = await startFakeProvider(() => reply);
-});
-afterAll(async () => {
-  await fake.close();
-  await hub.close();
-});
+const harness = useProviderHarness();
 
 function setup(next: FakeReply = {}, meta = {}): { raw: OpenAI; client: OpenAI; rec: Recorder; turns: () => Promise<TurnEvent[]> } {
-  reply = next;
-  const contextId = `openai-${++threads}`;
-  const rec = createRecorder({ url: hub.url, contextId, logger: memoryLogger() });
-  const raw = new OpenAI({ apiKey: 'test-key', baseURL: fake.openaiBaseURL, maxRetries: 0 });
-  return {
-    raw,
-    client: wrapOpenAI(raw, rec, meta),
-    rec,
-    turns: async () => {
-      await rec.close();
-      return hub.turns(contextId);
-    },
-  };
+  const { rec, turns } = harness.thread('openai', next);
+  const raw = new OpenAI({ apiKey: 'test-key', baseURL: harness.fake.openaiBaseURL, maxRetries: 0 });
+  return { raw, client: wrapOpenAI(raw, rec, meta), rec, turns };
 }
 
 const ANSWER: FakeReply = {
@@ -111,7 +89,7 @@ describe('wrapOpenAI: chat.completions', () => {
       bare.push(chunk);
     expect(seen).toEqual(bare);
     for await (const _ of await client.chat.completions.create({ ...CHAT, stream: true }));
-    expect(fake.requests.at(-1)?.body.stream_options).toBeUndefined();
+    expect(harness.fake.requests.at(-1)?.body.stream_options).toBeUndefined();
     const [, withUsage, , withoutUsage] = await turns();
     expect(withUsage).toMatchObject({
       content: [

@@ -1,14 +1,6 @@
-import {
-  type ActorInput,
-  BatonError,
-  type Event,
-  type EventPage,
-  type EventQueryInput,
-  type NewContextInput,
-  type NewEventInput,
-} from '@baton/core';
+import type { ActorInput, Event, EventPage, EventQueryInput, NewContextInput, NewEventInput } from '@baton/core';
 import { BatonClient } from '../client/baton-client.js';
-import type { TurnSink } from './sink.js';
+import { type TurnSink, unless } from './sink.js';
 
 export interface RemoteSinkOptions {
   url: string;
@@ -35,24 +27,15 @@ export class RemoteSink implements TurnSink {
   }
 
   async ensureContext(contextId: string, init: NewContextInput): Promise<void> {
-    try {
-      await this.#writes.createContext({ ...init, id: contextId });
-    } catch (error) {
-      if (!(error instanceof BatonError && error.code === 'conflict')) throw error;
-    }
+    await unless('conflict', () => this.#writes.createContext({ ...init, id: contextId }));
   }
 
   listEvents(contextId: string, query: EventQueryInput): Promise<EventPage> {
     return this.#reads.listEvents(contextId, query);
   }
 
-  async getEvent(id: string): Promise<Event | null> {
-    try {
-      return await this.#reads.getEvent(id);
-    } catch (error) {
-      if (error instanceof BatonError && error.code === 'not_found') return null;
-      throw error;
-    }
+  getEvent(id: string): Promise<Event | null> {
+    return unless('not_found', () => this.#reads.getEvent(id));
   }
 
   async close(): Promise<void> {}

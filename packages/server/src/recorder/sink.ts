@@ -1,4 +1,12 @@
-import type { Event, EventPage, EventQueryInput, NewContextInput, NewEventInput } from '@baton/core';
+import {
+  BatonError,
+  type ErrorCode,
+  type Event,
+  type EventPage,
+  type EventQueryInput,
+  type NewContextInput,
+  type NewEventInput,
+} from '@baton/core';
 
 /**
  * Where the recorder's turns go: a hub over HTTP (`RemoteSink`) or a hub in
@@ -16,4 +24,14 @@ export interface TurnSink {
   /** The event, or null when there is none with this id. */
   getEvent(id: string): Promise<Event | null>;
   close(): Promise<void>;
+}
+
+/** Runs `call`; a BatonError with `code` is an expected answer (a context that exists, an event that does not) and gives null. */
+export async function unless<T>(code: ErrorCode, call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof BatonError && error.code === code) return null;
+    throw error;
+  }
 }

@@ -14,18 +14,21 @@ const SLICE_MS = 8;
 async function documentsYielding(events: readonly Event[]): Promise<SearchDocument[]> {
   const docs: SearchDocument[] = [];
   let sliceStart = performance.now();
+  const breathe = async () => {
+    if (performance.now() - sliceStart <= SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  };
   for (const event of events) {
-    docs.push(searchDocument(event));
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
+    // A 5 MB turn is ~330 chunks: yield between chunks too, not only between events.
+    const chunks: string[][] = [];
+    for (const chunk of chunkText(eventSearchText(event))) {
+      chunks.push(searchTokens(chunk));
+      await breathe();
     }
+    docs.push({ seq: event.seq, chunks });
   }
   return docs;
-}
-
-export function searchDocument(event: Event): SearchDocument {
-  return { seq: event.seq, chunks: chunkText(eventSearchText(event)).map(searchTokens) };
 }
 
 /**

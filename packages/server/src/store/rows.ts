@@ -35,11 +35,13 @@ const COLUMN_FIELDS = new Set([
 
 const DEFAULTS: Record<string, unknown> = { source: 'local', visibility: 'shared', role: 'agent' };
 
+/** null, undefined, [] or {}, without allocating: it runs for every field of every append. */
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined) return true;
+  if (typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.length === 0;
-  if (typeof value === 'object') return Object.keys(value as object).length === 0;
-  return false;
+  for (const _ in value) return false;
+  return true;
 }
 
 function compactActor(actor: Actor): Record<string, unknown> {
@@ -57,10 +59,12 @@ export function privacyKey(actor: Pick<Actor, 'id' | 'runtime'>): string {
 
 export function eventToRow(event: PreparedEvent, seq: number, createdAt: number): EventsTable {
   const body: Record<string, unknown> = {};
-  for (const [key, raw] of Object.entries(event)) {
+  // for…in rather than Object.entries: no pair arrays, about half the time on the append path.
+  const fields = event as Record<string, unknown>;
+  for (const key in fields) {
     if (COLUMN_FIELDS.has(key)) continue;
     // An actor with nothing but its id (a column) leaves no trace in the body.
-    const value = key === 'actor' ? compactActor(raw as Actor) : raw;
+    const value = key === 'actor' ? compactActor(fields[key] as Actor) : fields[key];
     if (isEmpty(value) || DEFAULTS[key] === value) continue;
     body[key] = value;
   }
@@ -89,7 +93,10 @@ type EventRow = Omit<EventsTable, 'private_to'> & { private_to?: string | null }
 export function rowToEvent(row: EventRow): Event {
   const body = JSON.parse(row.body) as Record<string, unknown>;
   const actorBody = (body.actor ?? {}) as Partial<Actor>;
-  const common = {
+  // Kind-specific fields are assigned onto the common object rather than
+  // spread into a new one: spreading cost several times the JSON.parse on
+  // every read (a tail of 100 events spent most of its time there).
+  const event: Record<string, unknown> = {
     id: row.id,
     seq: Number(row.seq),
     contextId: row.context_id,
@@ -107,41 +114,35 @@ export function rowToEvent(row: EventRow): Event {
   const projection = row.projection ? (JSON.parse(row.projection) as Projection) : {};
   switch (row.kind) {
     case 'turn':
-      return {
-        ...common,
-        kind: 'turn',
-        direction: row.direction as TurnEvent['direction'],
-        phase: row.phase,
-        round: row.round,
-        speaker: (body.speaker as string | undefined) ?? null,
-        provider: (body.provider as string | undefined) ?? null,
-        model: (body.model as string | undefined) ?? null,
-        stepId: row.step_id,
-        usage: (body.usage as TurnEvent['usage'] | undefined) ?? null,
-        error: (body.error as TurnEvent['error'] | undefined) ?? null,
-      };
+      event.kind = 'turn';
+      event.direction = row.direction as TurnEvent['direction'];
+      event.phase = row.phase;
+      event.round = row.round;
+      event.speaker = (body.speaker as string | undefined) ?? null;
+      event.provider = (body.provider as string | undefined) ?? null;
+      event.model = (body.model as string | undefined) ?? null;
+      event.stepId = row.step_id;
+      event.usage = (body.usage as TurnEvent['usage'] | undefined) ?? null;
+      event.error = (body.error as TurnEvent['error'] | undefined) ?? null;
+      return event as TurnEvent;
     case 'activity':
-      return {
-        ...common,
-        kind: 'activity',
-        activityType: row.type as ActivityEvent['activityType'],
-        resolved: projection.resolved ?? false,
-        resolvedBy: projection.resolvedBy ?? null,
-      };
+      event.kind = 'activity';
+      event.activityType = row.type as ActivityEvent['activityType'];
+      event.resolved = projection.resolved ?? false;
+      event.resolvedBy = projection.resolvedBy ?? null;
+      return event as ActivityEvent;
     default:
-      return {
-        ...common,
-        kind: 'note',
-        noteType: row.type as NoteEvent['noteType'],
-        title: (body.title as string | undefined) ?? '',
-        summary: (body.summary as string | undefined) ?? null,
-        scope: (body.scope as NoteEvent['scope'] | undefined) ?? 'thread',
-        tags: (body.tags as string[] | undefined) ?? [],
-        urgency: (body.urgency as NoteEvent['urgency'] | undefined) ?? 'background',
-        expiresAt: (body.expiresAt as string | undefined) ?? null,
-        consumed: projection.consumed ?? false,
-        consumedBy: projection.consumedBy ?? null,
-      };
+      event.kind = 'note';
+      event.noteType = row.type as NoteEvent['noteType'];
+      event.title = (body.title as string | undefined) ?? '';
+      event.summary = (body.summary as string | undefined) ?? null;
+      event.scope = (body.scope as NoteEvent['scope'] | undefined) ?? 'thread';
+      event.tags = (body.tags as string[] | undefined) ?? [];
+      event.urgency = (body.urgency as NoteEvent['urgency'] | undefined) ?? 'background';
+      event.expiresAt = (body.expiresAt as string | undefined) ?? null;
+      event.consumed = projection.consumed ?? false;
+      event.consumedBy = projection.consumedBy ?? null;
+      return event as NoteEvent;
   }
 }
 

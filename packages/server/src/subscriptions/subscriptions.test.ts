@@ -4,12 +4,11 @@ import type { AddressInfo } from 'node:net';
 import type { ContextSubscription, CreatedContextSubscription, Event, SubscriptionEventPage, WebhookDelivery } from '@baton/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BatonClient } from '../client/baton-client.js';
-import { type HubServer, type HubServerOptions, type ServeConfig, startHubServer } from '../hub-server.js';
-import { createLogger } from '../log.js';
+import type { HubServer, HubServerOptions } from '../hub-server.js';
 import { freshPostgresDatabase, postgresFactory, tempDir } from '../test-support/databases.js';
+import { type Cleanup, hubServerStarter } from '../test-support/hub-harness.js';
 
-const log = createLogger('silent');
-const cleanups: (() => Promise<void> | void)[] = [];
+const cleanups: Cleanup[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
@@ -18,35 +17,7 @@ const fast: HubServerOptions = {
   push: { scanMs: 100, leaseMs: 1500, attempts: 3, baseDelayMs: 20, maxDelayMs: 100, pauseMs: 300, timeoutMs: 2000 },
 };
 
-async function startServer(config: Partial<ServeConfig> = {}): Promise<HubServer> {
-  let dataDir = config.dataDir;
-  if (!dataDir && !config.databaseUrl) {
-    const tmp = tempDir();
-    cleanups.push(() => tmp.remove());
-    dataDir = tmp.dir;
-  }
-  const server = await startHubServer(
-    {
-      dataDir: dataDir ?? '/nonexistent',
-      databaseUrl: undefined,
-      host: '127.0.0.1',
-      port: 0,
-      token: undefined,
-      bodyLimit: 8 << 20,
-      ...config,
-    },
-    log,
-    fast,
-  );
-  const close = server.close;
-  let closing: Promise<void> | null = null;
-  server.close = () => {
-    closing ??= close();
-    return closing;
-  };
-  cleanups.push(() => server.close());
-  return server;
-}
+const startServer = hubServerStarter(cleanups, fast);
 
 interface Received {
   status: number;

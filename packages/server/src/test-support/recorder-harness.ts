@@ -1,9 +1,12 @@
 import type { Event, TurnEvent } from '@baton/core';
+import { afterAll, beforeAll } from 'vitest';
+import { type FakeProvider, type FakeReply, startFakeProvider } from '../../../../examples/fake-provider.js';
 import { DEFAULT_BODY_LIMIT } from '../http/app.js';
 import { localCaller } from '../hub/caller.js';
 import type { Hub } from '../hub/hub.js';
 import { type HubServer, startHubServer } from '../hub-server.js';
 import { createLogger } from '../log.js';
+import { createRecorder, type Recorder } from '../recorder/index.js';
 import type { RecorderLogger } from '../recorder/logger.js';
 import { tempDir } from './databases.js';
 
@@ -85,4 +88,53 @@ export async function unreachableUrl(): Promise<string> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/** A test hub and a fake model provider shared by the tests of one file, for driving the official SDKs through a recorder. */
+export interface ProviderHarness {
+  /** Base URLs for the SDKs, and the requests the provider received. */
+  readonly fake: FakeProvider;
+  /**
+   * Scripts the provider's answer and opens a recorder on a new context
+   * (`<prefix>-<n>`); `turns()` closes the recorder and reads back what it stored.
+   */
+  thread(prefix: string, reply: FakeReply): { rec: Recorder; turns: () => Promise<TurnEvent[]> };
+}
+
+/** Starts the hub and the provider before the file's tests and closes both after them. */
+export function useProviderHarness(): ProviderHarness {
+  let hub: TestHub | undefined;
+  let fake: FakeProvider | undefined;
+  let reply: FakeReply = {};
+  let threads = 0;
+  beforeAll(async () => {
+    hub = await startTestHub();
+    fake = await startFakeProvider(() => reply);
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await hub?.close();
+  });
+  const started = () => {
+    if (!hub || !fake) throw new Error('the provider harness starts in beforeAll: use it inside a test');
+    return { hub, fake };
+  };
+  return {
+    get fake() {
+      return started().fake;
+    },
+    thread(prefix, next) {
+      const { hub } = started();
+      reply = next;
+      const contextId = `${prefix}-${++threads}`;
+      const rec = createRecorder({ url: hub.url, contextId, logger: memoryLogger() });
+      return {
+        rec,
+        turns: async () => {
+          await rec.close();
+          return hub.turns(contextId);
+        },
+      };
+    },
+  };
 }

@@ -30,7 +30,7 @@ export interface ContextDocOptions {
 }
 
 /** Events projected per flush at most. */
-const PROJECT_BATCH = Number(process.env.PB ?? 250);
+const PROJECT_BATCH = 250;
 
 /** Transaction origins: applied from the store (already stored), or made by this server. */
 const FROM_STORE = Symbol('baton:store');
@@ -45,7 +45,8 @@ const FROM_SERVER = Symbol('baton:server');
 export class ContextDoc {
   readonly doc = new Y.Doc();
   readonly awareness = new Awareness(this.doc);
-  readonly #peers = new Map<DocPeer, Set<number>>();
+  /** Each peer's awareness client ids, and whether it has had the document (its sync step 2). */
+  readonly #peers = new Map<DocPeer, { controlled: Set<number>; synced: boolean }>();
   readonly #mirror: ActivityMirror;
   /** The seq of the last stored update this document holds. */
   #cursor = 0;
@@ -76,11 +77,12 @@ export class ContextDoc {
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin !== FROM_STORE) this.#pending.push(update);
       const message = updateMessage(update);
-      for (const peer of this.#peers.keys()) if (peer !== origin) peer.send(message);
+      // A peer gets updates once it has the document they build on; before, they would wait in its pending structs.
+      for (const [peer, state] of this.#peers) if (peer !== origin && state.synced) peer.send(message);
       if (this.#peers.has(origin as DocPeer)) this.requestFlush();
     });
     this.awareness.on('update', ({ added, updated, removed }: AwarenessChange, origin: unknown) => {
-      const controlled = this.#peers.get(origin as DocPeer);
+      const controlled = this.#peers.get(origin as DocPeer)?.controlled;
       for (const id of added) controlled?.add(id);
       for (const id of removed) controlled?.delete(id);
       const message = awarenessMessage(this.awareness, [...added, ...updated, ...removed]);
@@ -109,22 +111,30 @@ export class ContextDoc {
   }
 
   addPeer(peer: DocPeer): void {
-    this.#peers.set(peer, new Set());
+    this.#peers.set(peer, { controlled: new Set(), synced: false });
     peer.send(syncStep1Message(this.doc));
     const states = [...this.awareness.getStates().keys()];
     if (states.length > 0) peer.send(awarenessMessage(this.awareness, states));
   }
 
   removePeer(peer: DocPeer): void {
-    const controlled = this.#peers.get(peer);
+    const controlled = this.#peers.get(peer)?.controlled;
     this.#peers.delete(peer);
     if (controlled?.size) removeAwarenessStates(this.awareness, [...controlled], null);
   }
 
   receive(peer: DocPeer, message: Uint8Array): void {
     try {
-      const reply = handleMessage(message, { doc: this.doc, awareness: this.awareness, origin: peer, writable: peer.writable });
+      const { reply, answeredStep1 } = handleMessage(message, {
+        doc: this.doc,
+        awareness: this.awareness,
+        origin: peer,
+        writable: peer.writable,
+      });
       if (reply) peer.send(reply);
+      // The step 2 just sent holds everything so far; updates from now on apply on top of it.
+      const state = this.#peers.get(peer);
+      if (answeredStep1 && state) state.synced = true;
     } catch (error) {
       this.options.log?.debug({ err: error, contextId: this.contextId }, 'closing a Yjs peer that sent a malformed message');
       peer.close(1007, 'malformed y-websocket message');

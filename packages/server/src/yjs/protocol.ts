@@ -45,19 +45,23 @@ export interface MessageTarget {
 }
 
 /**
- * Handles one message from a peer and returns the reply, if any. Throws on a
- * message that is not the protocol; the caller closes that connection.
+ * Handles one message from a peer and returns the reply, if any, and whether
+ * it answered the peer's sync step 1 (the reply then holds the whole document
+ * the peer lacks). Throws on a message that is not the protocol; the caller
+ * closes that connection.
  */
-export function handleMessage(message: Uint8Array, target: MessageTarget): Uint8Array | null {
+export function handleMessage(message: Uint8Array, target: MessageTarget): { reply: Uint8Array | null; answeredStep1: boolean } {
   const decoder = decoding.createDecoder(message);
   const encoder = encoding.createEncoder();
   const type = decoding.readVarUint(decoder);
+  let answeredStep1 = false;
   switch (type) {
     case MESSAGE_SYNC: {
       encoding.writeVarUint(encoder, MESSAGE_SYNC);
       const syncType = decoding.readVarUint(decoder);
       if (syncType === syncProtocol.messageYjsSyncStep1) {
         syncProtocol.readSyncStep1(decoder, encoder, target.doc);
+        answeredStep1 = true;
       } else if (syncType === syncProtocol.messageYjsSyncStep2 || syncType === syncProtocol.messageYjsUpdate) {
         const update = decoding.readVarUint8Array(decoder);
         // Applied directly rather than through readSyncStep2, which logs a bad update to the console and goes on.
@@ -71,12 +75,12 @@ export function handleMessage(message: Uint8Array, target: MessageTarget): Uint8
       awarenessProtocol.applyAwarenessUpdate(target.awareness, decoding.readVarUint8Array(decoder), target.origin);
       break;
     case MESSAGE_QUERY_AWARENESS:
-      return awarenessMessage(target.awareness, [...target.awareness.getStates().keys()]);
+      return { reply: awarenessMessage(target.awareness, [...target.awareness.getStates().keys()]), answeredStep1 };
     case MESSAGE_AUTH:
       // Permissions are settled when the connection opens; clients do not send auth messages.
       break;
     default:
       throw new Error(`unknown message type ${type}`);
   }
-  return encoding.length(encoder) > 1 ? encoding.toUint8Array(encoder) : null;
+  return { reply: encoding.length(encoder) > 1 ? encoding.toUint8Array(encoder) : null, answeredStep1 };
 }

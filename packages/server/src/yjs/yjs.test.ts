@@ -6,48 +6,18 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { BatonClient } from '../client/baton-client.js';
 import { LiveClient } from '../client/live-client.js';
-import { type HubServer, type HubServerOptions, type ServeConfig, startHubServer } from '../hub-server.js';
-import { createLogger } from '../log.js';
+import type { HubServer, HubServerOptions } from '../hub-server.js';
 import { freshPostgresDatabase, postgresFactory, tempDir } from '../test-support/databases.js';
+import { type Cleanup, hubServerStarter } from '../test-support/hub-harness.js';
 
-const log = createLogger('silent');
-const cleanups: (() => Promise<void> | void)[] = [];
+const cleanups: Cleanup[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
 const fast: HubServerOptions = { yjs: { idleMs: 50, pollMs: 200 } };
 
-async function startServer(config: Partial<ServeConfig> = {}, options: HubServerOptions = fast): Promise<HubServer> {
-  let dataDir = config.dataDir;
-  if (!dataDir && !config.databaseUrl) {
-    const tmp = tempDir();
-    cleanups.push(() => tmp.remove());
-    dataDir = tmp.dir;
-  }
-  const server = await startHubServer(
-    {
-      dataDir: dataDir ?? '/nonexistent',
-      databaseUrl: undefined,
-      host: '127.0.0.1',
-      port: 0,
-      token: undefined,
-      bodyLimit: 8 << 20,
-      ...config,
-    },
-    log,
-    options,
-  );
-  // Closing twice (a test restarting the server, then the cleanup) closes once.
-  const close = server.close;
-  let closing: Promise<void> | null = null;
-  server.close = () => {
-    closing ??= close();
-    return closing;
-  };
-  cleanups.push(() => server.close());
-  return server;
-}
+const startServer = hubServerStarter(cleanups, fast);
 
 /** A stock y-websocket client in Node: `ws` as the WebSocket, no BroadcastChannel shortcut between peers. */
 function connect(server: HubServer, contextId: string, params: Record<string, string> = {}, doc = new Y.Doc()) {

@@ -168,21 +168,24 @@ describe('baton mcp', () => {
   });
 });
 
-/** The configuration snippets of docs/mcp.md, as a user would paste them. */
+/** The configuration snippets of the README, as a user would paste them. */
 function docSnippets() {
-  const doc = readFileSync(fileURLToPath(new URL('../../../../../docs/mcp.md', import.meta.url)), 'utf8');
+  const doc = readFileSync(fileURLToPath(new URL('../../../../../README.md', import.meta.url)), 'utf8');
   const claudeStdio = /^claude mcp add baton -- baton (.+)$/m.exec(doc)?.[1]?.split(' ');
   const claudeHttp = /^claude mcp add --transport http baton (\S+) \\\n(.+)$/m.exec(doc);
   const codexArgs = /^args = (\[.*\])$/m.exec(doc)?.[1];
-  const json = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map(
-    (m) =>
-      JSON.parse(m[1] as string) as {
-        mcpServers: { baton: { command?: string; args?: string[]; env?: Record<string, string>; url?: string } };
-      },
-  );
+  const json = [...doc.matchAll(/```json\n([\s\S]*?)```/g)]
+    .map(
+      (m) =>
+        JSON.parse(m[1] as string) as {
+          mcpServers?: { baton: { command?: string; args?: string[]; env?: Record<string, string>; url?: string } };
+        },
+    )
+    .filter((j): j is Required<typeof j> => j.mcpServers !== undefined);
   const stdioJson = json.find((j) => j.mcpServers.baton.command)?.mcpServers.baton;
   const urlJson = json.find((j) => j.mcpServers.baton.url)?.mcpServers.baton;
-  if (!claudeStdio || !claudeHttp || !codexArgs || !stdioJson?.args || !urlJson?.url) throw new Error('docs/mcp.md lost a snippet');
+  if (!claudeStdio || !claudeHttp || !codexArgs || !stdioJson?.args || !urlJson?.url)
+    throw new Error('README.md lost an MCP configuration snippet');
   const headers = Object.fromEntries([...(claudeHttp[2] ?? '').matchAll(/--header "([^:]+): ([^"]+)"/g)].map((m) => [m[1], m[2]]));
   return {
     stdio: [
@@ -197,7 +200,7 @@ function docSnippets() {
   };
 }
 
-describe('docs/mcp.md', () => {
+describe('README MCP snippets', () => {
   it('configures clients with arguments that work as written', async () => {
     const snippets = docSnippets();
     const harness = await isolatedHub();

@@ -1,1 +1,0 @@
-export function cpuTimer() { const c0 = process.cpuUsage(); const t0 = performance.now(); return () => { const c = process.cpuUsage(c0); return { cpuMs: (c.user + c.system) / 1000, wallMs: performance.now() - t0 }; }; }

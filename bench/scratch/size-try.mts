@@ -1,3 +1,0 @@
-import { sizeBench } from '../src/timeline/size.js';
-
-console.log(await sizeBench());
