@@ -1,5 +1,11 @@
 import { contentText, type Event } from '@baton/core';
-import pc from 'picocolors';
+import { createColors } from 'picocolors';
+
+/**
+ * Colors only for a terminal (or FORCE_COLOR): picocolors alone also colors
+ * piped output under CI, which garbles what scripts read.
+ */
+const pc = createColors(('FORCE_COLOR' in process.env || Boolean(process.stdout.isTTY)) && !('NO_COLOR' in process.env));
 
 const KIND_COLOR: Record<string, (s: string) => string> = {
   blocker: pc.red,
@@ -11,7 +17,7 @@ const KIND_COLOR: Record<string, (s: string) => string> = {
   request: pc.yellow,
 };
 
-/** One readable line per event for `baton tail` (colors are dropped when stdout is not a terminal). */
+/** One readable line per event for `baton tail`. */
 export function formatEvent(event: Event, width = 160): string {
   const time = event.createdAt.slice(11, 19);
   const who = event.actor.runtime ? `${event.actor.id}@${event.actor.runtime}` : event.actor.id;
