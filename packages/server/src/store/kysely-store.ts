@@ -371,10 +371,10 @@ function isUniqueViolation(error: unknown): boolean {
  * event, more than inserting the row.
  */
 function stored(event: PreparedEvent, seq: number, createdAt: string): Event {
-  const copy: Record<string, unknown> = {};
+  // id, seq and contextId lead, as in events read back.
+  const copy: Record<string, unknown> = { id: event.id, seq, contextId: event.contextId };
   const fields = event as Record<string, unknown>;
   for (const key in fields) copy[key] = fields[key];
-  copy.seq = seq;
   copy.createdAt = createdAt;
   if (event.kind === 'activity') {
     copy.resolved = false;
