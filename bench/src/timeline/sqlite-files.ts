@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStore, SQLITE_FILE, type Store } from 'baton';
+import { openSqliteStore, SQLITE_FILE, type Store, sqliteFileSize } from 'baton';
 import Database from 'better-sqlite3';
 
 /** A temporary data directory for one store; `remove` deletes it. */
@@ -35,13 +35,5 @@ export function compactedSize(file: string): number {
   db.exec('VACUUM');
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
-  let total = 0;
-  for (const suffix of ['', '-wal']) {
-    try {
-      total += statSync(file + suffix).size;
-    } catch {
-      // no WAL left
-    }
-  }
-  return total;
+  return sqliteFileSize(file);
 }

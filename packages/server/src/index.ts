@@ -14,6 +14,6 @@ export { RemoteBackend, type RemoteBackendOptions } from './protocols/mcp/remote
 export { createRecorder, Recorder, type RecorderOptions, wrapAnthropic, wrapOpenAI } from './recorder/index.js';
 export { openStore, type StoreConfig } from './store/open-store.js';
 export { openPostgresStore } from './store/postgres/postgres-store.js';
-export { openSqliteStore, SQLITE_FILE } from './store/sqlite/sqlite-store.js';
+export { openSqliteStore, SQLITE_FILE, sqliteFileSize } from './store/sqlite/sqlite-store.js';
 export type { Store, StoreWriter } from './store/store.js';
 export { VERSION } from './version.js';

@@ -43,15 +43,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     insertEvents: eventInserter(writerDb),
     sizeOnDisk: async () => {
       writerDb.pragma('wal_checkpoint(TRUNCATE)');
-      let total = 0;
-      for (const suffix of ['', '-wal']) {
-        try {
-          total += statSync(file + suffix).size;
-        } catch {
-          // the WAL file may not exist
-        }
-      }
-      return total;
+      return sqliteFileSize(file);
     },
   });
 }
@@ -71,4 +63,17 @@ function eventInserter(db: Database.Database): (rows: readonly EventsTable[]) =>
       insert.run(row);
     }
   };
+}
+
+/** Bytes of a database file and its WAL (absent after a TRUNCATE checkpoint). */
+export function sqliteFileSize(file: string): number {
+  let total = 0;
+  for (const suffix of ['', '-wal']) {
+    try {
+      total += statSync(file + suffix).size;
+    } catch {
+      // the WAL file may not exist
+    }
+  }
+  return total;
 }
