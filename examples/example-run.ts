@@ -14,6 +14,7 @@ import { type FakeReply, type FakeRequest, startFakeProvider } from './fake-prov
  *   --hub URL        record to a running hub (`baton serve`); default: an embedded store in --data
  *   --data DIR       embedded store directory (default: a new temp directory)
  *   --context ID     the thread to record into (default: a new one per run)
+ *   --journal DIR    the recorder's write-ahead journal directory (default: the recorder's own)
  *   --hang-in PHASE  the fake provider never answers that phase's call (to try kill -9)
  *   --delay-ms N     every fake provider call takes N ms
  *   --json           print one JSON summary instead of the table
@@ -36,6 +37,7 @@ export async function startExample(name: string, answer: Answer): Promise<Exampl
       hub: { type: 'string' },
       data: { type: 'string' },
       context: { type: 'string' },
+      journal: { type: 'string' },
       'hang-in': { type: 'string' },
       'delay-ms': { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -50,6 +52,7 @@ export async function startExample(name: string, answer: Answer): Promise<Exampl
   const target = values.hub ? { url: values.hub } : { dataDir: values.data ?? mkdtempSync(join(tmpdir(), `baton-${name}-`)) };
   const recorder = createRecorder({
     ...target,
+    ...(values.journal ? { journalDir: values.journal } : {}),
     contextId,
     context: { title: `${name} example` },
     actor: { id: name, runtime: 'example-pipeline' },

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -8,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BatonClient } from 'baton/client';
 import { benchScale } from './scale.js';
 import type { BenchTable } from './table.js';
-import { startBaton } from './timeline/processes.js';
+import { startBaton, startNoopMcpHttp } from './timeline/processes.js';
 import { scratchDir } from './timeline/sqlite-files.js';
 import { int, ms, percentile } from './timeline/stats.js';
 
@@ -25,6 +26,7 @@ import { int, ms, percentile } from './timeline/stats.js';
 const require = createRequire(import.meta.url);
 const BATON_CLI = join(dirname(require.resolve('baton')), 'cli', 'main.js');
 // The package has no entry point, only its binary.
+const NOOP_SERVER = fileURLToPath(new URL('./mcp/noop-server.ts', import.meta.url));
 const MEMORY_SERVER = join(dirname(require.resolve('@modelcontextprotocol/server-memory/package.json')), 'dist', 'index.js');
 const CONTEXT = 'mcp-bench';
 const ENTITIES = 100;
@@ -54,12 +56,20 @@ interface Operation {
   label: string;
   reference: Side;
   baton: Side[];
+  /** The SDK's own server with a tool that stores nothing, per transport: no MCP server can answer faster. */
+  floors?: Side[];
 }
 
-function writes(memory: Client, batons: [Client, string][], tag: string): Operation {
+function writes(memory: Client, batons: [Client, string][], floors: [Client, string][], tag: string): Operation {
   const text = (i: number) => `bench ${tag} write ${i}: edited src/auth.ts`;
   return {
     label: 'write: log_activity / add_observations',
+    floors: floors.map(([client, transport]) => ({
+      transport,
+      call: async (i) => {
+        await callOk(client, 'noop', { activityType: 'agent_action', text: text(i) });
+      },
+    })),
     reference: {
       transport: 'stdio',
       call: async (i) => {
@@ -144,6 +154,7 @@ export async function run(): Promise<BenchTable> {
   const scratch = scratchDir('baton-mcp-bench-');
   const hub = await startBaton(scratch.dir);
   const clients: Client[] = [];
+  let noopHttp: Awaited<ReturnType<typeof startNoopMcpHttp>> | null = null;
   try {
     const rest = new BatonClient({ url: hub.url, actor: { id: 'bench-seeder' } });
     await rest.createContext({ id: CONTEXT, title: 'MCP benchmark' });
@@ -169,7 +180,16 @@ export async function run(): Promise<BenchTable> {
         env: { ...process.env, MEMORY_FILE_PATH: join(scratch.dir, 'memory.jsonl') } as Record<string, string>,
       }),
     );
-    clients.push(stdio, http, memory);
+    const noopStdio = await connect(
+      new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', NOOP_SERVER], stderr: 'ignore' }),
+    );
+    noopHttp = await startNoopMcpHttp();
+    const noopOverHttp = await connect(new StreamableHTTPClientTransport(new URL(`${noopHttp.url}/mcp`)));
+    const floors: [Client, string][] = [
+      [noopStdio, 'stdio'],
+      [noopOverHttp, 'Streamable HTTP'],
+    ];
+    clients.push(stdio, http, memory, noopStdio, noopOverHttp);
     await callOk(memory, 'create_entities', {
       entities: Array.from({ length: ENTITIES }, (_, i) => ({ name: `entity-${i}`, entityType: 'module', observations: [] })),
     });
@@ -182,16 +202,36 @@ export async function run(): Promise<BenchTable> {
     ];
     const rows: (string | number)[][] = [];
     const p50s = new Map<string, number>();
+    const floorP50s = new Map<string, number>();
     const loads: string[] = [];
     let stored = 0;
     for (const size of sizes) {
       await seed(rest, memory, stored, size);
-      const operations = [writes(memory, batons, String(size)), ...(canSearch ? [searches(memory, batons, size)] : [])];
+      const operations = [writes(memory, batons, floors, String(size)), ...(canSearch ? [searches(memory, batons, size)] : [])];
       for (const operation of operations) {
-        const [reference = [], ...measured] = await measure([operation.reference, ...operation.baton], iterations, warmup);
+        const floorSides = operation.floors ?? [];
+        const [reference = [], ...measured] = await measure([operation.reference, ...operation.baton, ...floorSides], iterations, warmup);
         const refP50 = percentile(reference, 50);
+        p50s.set(`${operation.label}|ref|${size}`, refP50);
         for (const [k, samples] of measured.entries()) {
-          const transport = operation.baton[k]?.transport ?? '';
+          const isFloor = k >= operation.baton.length;
+          const side = isFloor ? floorSides[k - operation.baton.length] : operation.baton[k];
+          const transport = side?.transport ?? '';
+          if (isFloor) {
+            const p50 = percentile(samples, 50);
+            floorP50s.set(`${transport}|${size}`, p50);
+            rows.push([
+              int(size),
+              'floor: the SDK’s McpServer, a no-op tool (stores nothing)',
+              transport,
+              ms(p50),
+              ms(percentile(samples, 99)),
+              ms(refP50),
+              ms(percentile(reference, 99)),
+              `${(refP50 / p50).toFixed(1)}× (the most any server could reach)`,
+            ]);
+            continue;
+          }
           const p50 = percentile(samples, 50);
           p50s.set(`${operation.label}|${transport}|${size}`, p50);
           rows.push([
@@ -217,6 +257,7 @@ export async function run(): Promise<BenchTable> {
       `${iterations} calls per row after ${warmup} warm-up calls, the three clients taking turns call by call so that load on the machine weighs on all alike; p50/p99 nearest-rank. One \`baton serve\` (SQLite) behind both baton transports; \`baton mcp\` is a separate process relaying to it over HTTP, so stdio pays two hops.`,
       `Reference: @modelcontextprotocol/server-memory over stdio (it has no HTTP transport): \`add_observations\` of one observation to one of ${ENTITIES} entities, \`search_nodes\` for two words; it rereads (and for writes rewrites) its whole JSONL file on every call.`,
       'Target: ≥ 10× faster than the reference at 10,000 items, and flat as items grow.',
+      `Floor rows: the official SDK's own McpServer (stdio; Streamable HTTP in session mode with JSON answers, on @hono/node-server) with one tool that validates its input and output schemas and stores nothing, driven by the same client in the same rounds. No MCP server, baton or other, answers a tool call faster than that; at 10,000 items the reference's p50 is ${((p50s.get(`${write}|ref|10000`) ?? Number.NaN) / (floorP50s.get('stdio|10000') ?? Number.NaN)).toFixed(1)}× the stdio floor and ${((p50s.get(`${write}|ref|10000`) ?? Number.NaN) / (floorP50s.get('Streamable HTTP|10000') ?? Number.NaN)).toFixed(1)}× the HTTP floor. baton's stdio path adds a second hop on top (\`baton mcp\` relays to the hub over HTTP, since it never opens the database itself).`,
       `Flatness of writes, baton p50 at 10,000 ÷ at 1,000: stdio ${flat(write, 'stdio')}, HTTP ${flat(write, 'Streamable HTTP')}.`,
       canSearch
         ? 'Keyword search: baton’s `context_search` (full-text index) for two words in one context, 10 hits at most.'
@@ -241,6 +282,7 @@ export async function run(): Promise<BenchTable> {
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));
     await hub.stop();
+    await noopHttp?.stop();
     scratch.remove();
   }
 }

@@ -24,16 +24,24 @@ const TARGET_P99_MS = 1;
 
 interface Mode {
   label: string;
-  options: (ctx: { hubUrl: string; dataDir: string; deadUrl: string }) => Omit<RecorderOptions, 'contextId'>;
+  options: (ctx: { hubUrl: string; dataDir: string; deadUrl: string; journalDir: string }) => Omit<RecorderOptions, 'contextId'>;
   /** Whether the turns are expected to be stored. */
   stores: boolean;
 }
 
 const MODES: Mode[] = [
-  { label: 'local hub (`baton serve`), prompt stored before the call (default)', options: ({ hubUrl }) => ({ url: hubUrl }), stores: true },
-  { label: 'local hub, `waitForPrompt: false`', options: ({ hubUrl }) => ({ url: hubUrl, waitForPrompt: false }), stores: true },
+  {
+    label: 'local hub (`baton serve`), prompt journaled before the call (default)',
+    options: ({ hubUrl, journalDir }) => ({ url: hubUrl, journalDir }),
+    stores: true,
+  },
+  {
+    label: 'local hub, `waitForPrompt: true` (each call waits for the hub to commit its prompt)',
+    options: ({ hubUrl, journalDir }) => ({ url: hubUrl, journalDir, waitForPrompt: true }),
+    stores: true,
+  },
   { label: 'embedded store (`dataDir`), default', options: ({ dataDir }) => ({ dataDir }), stores: true },
-  { label: 'hub unreachable (connection refused)', options: ({ deadUrl }) => ({ url: deadUrl }), stores: false },
+  { label: 'hub unreachable (connection refused)', options: ({ deadUrl, journalDir }) => ({ url: deadUrl, journalDir }), stores: false },
 ];
 
 const quiet: RecorderLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -58,7 +66,12 @@ export async function run(): Promise<BenchTable> {
   try {
     for (const [index, mode] of MODES.entries()) {
       const contextId = `bench-${index}`;
-      const options = mode.options({ hubUrl: served.url, dataDir: join(scratch, `embedded-${index}`), deadUrl });
+      const options = mode.options({
+        hubUrl: served.url,
+        dataDir: join(scratch, `embedded-${index}`),
+        deadUrl,
+        journalDir: join(scratch, 'journal'),
+      });
       const rec = createRecorder({ ...options, contextId, logger: quiet });
       const record = (i: number) =>
         rec.call(
@@ -104,7 +117,7 @@ export async function run(): Promise<BenchTable> {
         ms(over50),
         ms(over99),
         identical ? 'identical' : '**differs**',
-        mode.stores ? `${stored} / ${expectedTurns}` : `0 (${stats.turnsDropped} dropped at close)`,
+        mode.stores ? `${stored} / ${expectedTurns}` : `0 (${stats.turnsDropped} left in the journal for the next run)`,
         verdict(over99 <= TARGET_P99_MS),
       ]);
     }
@@ -129,9 +142,9 @@ export async function run(): Promise<BenchTable> {
     ],
     rows,
     notes: [
-      "Back-to-back calls to a provider that answers on the next event-loop turn: the worst case. Each call's prompt write also carries the previous call's response (a response waits up to 20 ms for the next prompt), so the default mode costs one round trip of two turns per call.",
-      'Default mode: the prompt is committed by the hub before the provider call starts, so a pipeline killed mid-call leaves its prompt; that costs one round trip to the hub per call.',
-      '`waitForPrompt: false` sends the prompt write and starts the provider call at once; a kill within that round trip can lose the prompt.',
+      "Back-to-back calls to a provider that answers on the next event-loop turn: the worst case. Each call's prompt write also carries the previous call's response (a response waits up to 20 ms for the next prompt).",
+      'Default mode: the prompt is appended to a local write-ahead journal (one write(2), durable against kill -9) and sent to the hub at once; the provider call does not wait for the round trip. A process killed mid-call leaves its prompt in the journal even when the hub was down, and the next recorder for that hub replays it (tested).',
+      '`waitForPrompt: true` makes every call wait until the hub has committed its prompt: one round trip per call, bounded by the reference row.',
       `Pipeline results compared with the bare provider's with node:util isDeepStrictEqual: ${allIdentical ? 'all identical' : 'SOME DIFFER'}.`,
       `1-minute load average when the run started: ${loadBefore.toFixed(1)}; p99 values on a busy machine are mostly scheduling delay (compare the reference row).`,
     ],

@@ -25,6 +25,15 @@ export function startBare(): Promise<Served> {
   return startChild(process.execPath, ['--import', 'tsx', join(here, 'bare-server.ts')], /listening on (http:\/\/\S+)/);
 }
 
+/** The official MCP SDK's server with a no-op tool, over Streamable HTTP (bench/src/mcp/noop-server.ts). */
+export function startNoopMcpHttp(): Promise<Served> {
+  return startChild(
+    process.execPath,
+    ['--import', 'tsx', join(here, '..', 'mcp', 'noop-server.ts'), '--http'],
+    /listening on (http:\/\/\S+)/,
+  );
+}
+
 /** Children still running, killed if the benchmark exits early (an error, Ctrl-C). */
 const running = new Set<ChildProcess>();
 process.once('exit', () => {

@@ -143,6 +143,32 @@ for (const factory of storeFactories()) {
       expect(bad.stderr).toContain('q: must contain at least one letter or digit');
     });
 
+    it('records thread and task state changes on their timelines, and user or team state on none', async () => {
+      await first.createContext({ id: 'state-log', title: 'State log' });
+      const task = await first.createTask('state-log', { title: 'Tune the index' });
+      await first.putState('thread:state-log:focus', 'the migration');
+      await first.putState(`task:${task.id}:attempts`, 2);
+      await first.putState('user:claude-code-1:tone', 'terse');
+      await first.putState('team:style', { tabs: false });
+      await first.deleteState('thread:state-log:focus');
+      const page = await second.listEvents('state-log', { kind: 'activity', activityType: 'system_event' });
+      const changes = page.events
+        .map((e) => [
+          e.kind === 'activity' ? e.content.find((b) => b.type === 'data' && 'stateKey' in (b.data as object)) : null,
+          e.taskId,
+          e.actor.id,
+        ])
+        .filter(([block]) => block);
+      expect(changes).toEqual([
+        [{ type: 'data', data: { stateKey: 'thread:state-log:focus', op: 'set', value: 'the migration' } }, null, 'claude-code-1'],
+        [{ type: 'data', data: { stateKey: `task:${task.id}:attempts`, op: 'set', value: 2 } }, task.id, 'claude-code-1'],
+        [{ type: 'data', data: { stateKey: 'thread:state-log:focus', op: 'delete' } }, null, 'claude-code-1'],
+      ]);
+      // The task's creation is on the timeline too; nothing else is.
+      expect((await second.getContext('state-log')).eventCount).toBe(page.events.length);
+      expect(page.events).toHaveLength(4);
+    });
+
     it('routes a task to a runtime that has its capabilities and keeps it queued away from one that lacks them', async () => {
       await first.registerRuntime({ id: 'claude-code', capabilities: { code_execution: 'native', file_operations: 'native' } });
       await first.registerRuntime({ id: 'openclaw', capabilities: { code_execution: 'via-api', messaging: 'native' } });

@@ -178,7 +178,9 @@ export class HubHandoff {
       updatedBy: caller.actor,
       updatedAt: new Date(this.#now()).toISOString(),
     };
+    const timeline = await this.#timelineOf(scope, owner, caller);
     await this.#store.write((tx) => tx.putState(entry));
+    await this.#recordChange(timeline, entry.key, { op: 'set', value }, caller);
     return entry;
   }
 
@@ -202,7 +204,55 @@ export class HubHandoff {
     const parsedKey = parseWith(StateKey, key, 'state key');
     const { scope, owner } = parseStateKey(parsedKey);
     authorize(caller, 'write', scope === 'thread' ? owner : null);
+    const timeline = await this.#timelineOf(scope, owner, caller);
     const deleted = await this.#store.write((tx) => tx.deleteState(parsedKey));
     if (!deleted) throw BatonError.notFound('state', parsedKey);
+    await this.#recordChange(timeline, parsedKey, { op: 'delete' }, caller);
+  }
+
+  /**
+   * State changes are event-sourced onto the timeline they belong to
+   * (reference/002, after ADK's state_delta): a `thread:` key's change becomes
+   * a `system_event` activity on that context, a `task:` key's on the task's
+   * context, so every surface sees who changed what and when. `user:` and
+   * `team:` keys belong to no context and are not recorded on one. This finds
+   * that context (checking the caller may write to it) before anything is written.
+   */
+  async #timelineOf(
+    scope: StateEntry['scope'],
+    owner: string | null,
+    caller: Caller,
+  ): Promise<{ contextId: string; taskId?: string } | null> {
+    if (scope === 'thread' && owner) return (await this.#store.getContext(owner)) ? { contextId: owner } : null;
+    if (scope !== 'task' || !owner) return null;
+    const task = await this.#store.getTask(owner);
+    if (!task) return null;
+    authorize(caller, 'write', task.contextId);
+    return { contextId: task.contextId, taskId: task.id };
+  }
+
+  /** Appends the change to its timeline, through the hub's append path (live feed, Yjs, search see it). */
+  async #recordChange(
+    timeline: { contextId: string; taskId?: string } | null,
+    key: string,
+    change: { op: 'set'; value: unknown } | { op: 'delete' },
+    caller: Caller,
+  ): Promise<void> {
+    if (!timeline) return;
+    const { contextId, taskId } = timeline;
+    const verb = change.op === 'set' ? 'set' : 'deleted';
+    await this.#hub.appendEvent(
+      contextId,
+      {
+        kind: 'activity',
+        activityType: 'system_event',
+        ...(taskId ? { taskId } : {}),
+        content: [
+          { type: 'text', text: `state ${key} ${verb}` },
+          { type: 'data', data: { stateKey: key, ...change } },
+        ],
+      },
+      caller,
+    );
   }
 }

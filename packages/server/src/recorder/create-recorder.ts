@@ -1,8 +1,10 @@
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { type Actor, type ActorInput, Actor as ActorSchema, BatonError, Id, type Json, zodIssues } from '@baton/core';
 import type { Hub } from '../hub/hub.js';
 import { HubSink } from './hub-sink.js';
 import type { RecorderLogger } from './logger.js';
-import { Recorder } from './recorder.js';
+import { type JournalPlace, Recorder } from './recorder.js';
 import { RemoteSink } from './remote-sink.js';
 import type { TurnSink } from './sink.js';
 import type { CallMeta } from './types.js';
@@ -29,11 +31,23 @@ export interface RecorderOptions {
   /** Who writes the turns (default: `{ id: 'baton-recorder', runtime: 'pipeline' }`). */
   actor?: ActorInput;
   /**
-   * true (default): the provider call starts only once its prompt is stored,
-   * so a process killed mid-call leaves the prompt behind; a slow or failing
-   * hub delays a call by at most `promptTimeoutMs`, after which the recorder
-   * stops waiting until the hub recovers. false: the prompt write is sent and
-   * the provider call starts at once.
+   * The write-ahead journal: each turn is appended to a local file before it
+   * is sent, so a prompt is durable (a process killed mid-call leaves it
+   * behind) without waiting for the hub; the next recorder for the same hub
+   * replays what a dead process left unstored. Default: `recorder-journal`
+   * inside `dataDir`, or `baton-recorder-journal` in the OS temp directory for
+   * a `url`. `false` turns it off (prompts then wait for the hub, see
+   * `waitForPrompt`). Not used with `hub`.
+   */
+  journalDir?: string | false;
+  /** Largest journal file in bytes (default 256 MiB); past it turns are not journaled and prompts wait for the hub. */
+  maxJournalBytes?: number;
+  /**
+   * Whether the provider call waits for the hub to acknowledge its prompt.
+   * Default: false when the prompt is journaled, true when it is not (no
+   * journal, or one that cannot be written). Waiting costs a round trip per
+   * call; a slow or failing hub delays a call by at most `promptTimeoutMs`,
+   * after which the recorder stops waiting until the hub recovers.
    */
   waitForPrompt?: boolean;
   /** Default 2,000 ms. Also how long a write may run before new prompts stop waiting for it. */
@@ -67,12 +81,18 @@ export function createRecorder(options: RecorderOptions): Recorder {
   if (!actorResult.success) throw BatonError.invalid(zodIssues(actorResult.error, ['actor']), 'recorder options');
   const actor: Actor = actorResult.data;
   let sink: TurnSink;
+  let journal: JournalPlace | null = null;
   if (options.url !== undefined) {
     sink = new RemoteSink({ url: options.url, token: options.token, actor, writeTimeoutMs: options.writeTimeoutMs ?? 10_000 });
+    journal = { dir: join(tmpdir(), 'baton-recorder-journal'), target: `url:${options.url.replace(/\/+$/, '')}` };
   } else if (options.hub !== undefined) {
     sink = HubSink.over(options.hub, actor);
   } else {
-    sink = HubSink.open({ dataDir: options.dataDir as string, databaseUrl: options.databaseUrl }, actor);
+    const dataDir = resolve(options.dataDir as string);
+    sink = HubSink.open({ dataDir, databaseUrl: options.databaseUrl }, actor);
+    journal = { dir: join(dataDir, 'recorder-journal'), target: options.databaseUrl ? `db:${options.databaseUrl}` : `dir:${dataDir}` };
   }
-  return new Recorder(sink, options);
+  if (options.journalDir === false) journal = null;
+  else if (options.journalDir !== undefined && journal) journal.dir = resolve(options.journalDir);
+  return new Recorder(sink, options, journal);
 }

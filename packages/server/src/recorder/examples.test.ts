@@ -1,8 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TurnEvent } from '@baton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHub, type TestHub } from '../test-support/recorder-harness.js';
+import { tempDir } from '../test-support/databases.js';
+import { memoryLogger, startTestHub, type TestHub } from '../test-support/recorder-harness.js';
+import { createRecorder } from './index.js';
 import { promptIdOf, responseIdOf } from './turns.js';
 
 /**
@@ -94,6 +98,48 @@ describe('examples/pipeline.ts', () => {
       'review:response',
       'execute:prompt',
     ]);
+  });
+
+  it('killed while its hub is down, it leaves its turns in the journal, and the next recorder for that hub stores them', async () => {
+    const journal = tempDir('baton-journal-');
+    const down = await startTestHub();
+    const { port } = new URL(down.url);
+    const dataDir = down.dataDir;
+    await down.server.close(); // the hub stops; its data directory stays
+    let revived: TestHub | null = null;
+    try {
+      const child = runExample('pipeline.ts', [
+        '--hub',
+        down.url,
+        '--context',
+        'journaled',
+        '--hang-in',
+        'execute',
+        '--journal',
+        journal.dir,
+      ]);
+      const journaled = () => readdirSync(journal.dir).map((name) => readFileSync(join(journal.dir, name), 'utf8'));
+      // The execute prompt is journaled before the provider call, which hangs: kill it there.
+      await until(async () => (journaled().some((text) => text.includes('"phase":"execute"')) ? true : undefined));
+      child.process.kill('SIGKILL');
+      expect(await child.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+      revived = await startTestHub({ port: Number(port), dataDir });
+      expect(await revived.turns('journaled').catch(() => [])).toEqual([]);
+      const next = createRecorder({ url: revived.url, contextId: 'next-run', journalDir: journal.dir, logger: memoryLogger() });
+      const replayed = await until(async () => {
+        const turns = await turnsSoFar(revived as TestHub, 'journaled');
+        return turns.length === 5 ? turns : undefined;
+      });
+      expect(summary(replayed)).toEqual(['plan:prompt', 'plan:response', 'review:prompt', 'review:response', 'execute:prompt']);
+      expect(next.stats().turnsReplayed).toBe(5);
+      await next.close();
+      expect(readdirSync(journal.dir)).toEqual([]);
+    } finally {
+      await revived?.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      journal.remove();
+    }
   });
 
   it('keeps going when the hub stops in the middle of the run', async () => {

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { localCaller } from '../hub/caller.js';
 import { Hub } from '../hub/hub.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -49,6 +50,29 @@ async function diskFullStore(): Promise<{ store: Store; real: Store }> {
   return { store, real };
 }
 
+/** A TCP server that accepts connections and never answers. */
+async function silentHub(): Promise<{ url: string; sockets: Set<Socket> }> {
+  const sockets = new Set<Socket>();
+  const silent: Server = createServer((socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        silent.close(() => resolve());
+      }),
+  );
+  const { port } = silent.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, sockets };
+}
+
+/** A journal directory of the test's own. */
+function journal(): string {
+  const tmp = tempDir('baton-journal-');
+  cleanups.push(() => tmp.remove());
+  return tmp.dir;
+}
+
 describe('recording faults never reach the pipeline', () => {
   it('a store that fails every write (disk full): same results, failures counted and logged, nothing stored', async () => {
     const { store, real } = await diskFullStore();
@@ -81,30 +105,39 @@ describe('recording faults never reach the pipeline', () => {
   });
 
   it('an unreachable hub (connection refused): same results, quickly', async () => {
-    const rec = createRecorder({ url: await unreachableUrl(), contextId: 'nowhere', logger: memoryLogger() });
+    const rec = createRecorder({ url: await unreachableUrl(), contextId: 'nowhere', logger: memoryLogger(), journalDir: journal() });
     const started = performance.now();
     expect(await pipeline(rec)).toEqual(expected);
     expect(performance.now() - started).toBeLessThan(1000);
+    expect(await rec.flush(1000)).toBe(false);
     expect(rec.stats().lastError).toMatch(/^unavailable: cannot reach the baton hub/);
     await rec.close(100);
     expect(rec.stats().turnsDropped).toBe(CALLS * 2);
   });
 
-  it('a hub that accepts connections and never answers delays the pipeline once, by promptTimeoutMs at most', async () => {
-    const sockets = new Set<Socket>();
-    const silent: Server = createServer((socket) => sockets.add(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          for (const socket of sockets) socket.destroy();
-          silent.close(() => resolve());
-        }),
-    );
-    const { port } = silent.address() as { port: number };
+  it('a hub that accepts connections and never answers does not delay the pipeline: its prompts are journaled', async () => {
+    const { url, sockets } = await silentHub();
+    const rec = createRecorder({ url, contextId: 'silent-journaled', writeTimeoutMs: 2000, logger: memoryLogger(), journalDir: journal() });
+    const started = performance.now();
+    expect(await pipeline(rec)).toEqual(expected);
+    expect(performance.now() - started).toBeLessThan(150);
+    expect(rec.stats().promptsNotConfirmed).toBe(0);
+    // The writes did go out; the hub just never answers them.
+    await vi.waitFor(() => expect(sockets.size).toBeGreaterThan(0));
+    // Every turn is in the journal, left there for the next recorder since none was stored.
+    const lines = readFileSync(rec.journalPath as string, 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines).toHaveLength(1 + CALLS * 2);
+    await rec.close(50);
+  });
+
+  it('with waitForPrompt: true, a hub that accepts connections and never answers delays the pipeline once, by promptTimeoutMs at most', async () => {
+    const { url } = await silentHub();
     const rec = createRecorder({
-      url: `http://127.0.0.1:${port}`,
+      url,
       contextId: 'silent',
+      waitForPrompt: true,
       promptTimeoutMs: 200,
       writeTimeoutMs: 2000,
       logger: memoryLogger(),
@@ -119,7 +152,7 @@ describe('recording faults never reach the pipeline', () => {
   });
 
   it('a provider that throws while the hub is down: the same error object reaches the pipeline', async () => {
-    const rec = createRecorder({ url: await unreachableUrl(), contextId: 'both-down', logger: memoryLogger() });
+    const rec = createRecorder({ url: await unreachableUrl(), contextId: 'both-down', logger: memoryLogger(), journalDir: journal() });
     const failure = new TypeError('fetch failed');
     await expect(rec.call({}, 'p', () => Promise.reject(failure))).rejects.toBe(failure);
     expect(rec.stats().providerErrors).toBe(1);
@@ -130,7 +163,7 @@ describe('recording faults never reach the pipeline', () => {
     const first: TestHub = await startTestHub();
     const { dataDir } = first;
     const port = first.server.port;
-    const rec = createRecorder({ url: first.url, contextId: 'outage', logger: memoryLogger() });
+    const rec = createRecorder({ url: first.url, contextId: 'outage', logger: memoryLogger(), journalDir: journal() });
     expect(await rec.call({ round: 0 }, 'before', () => 'a')).toBe('a');
     expect(await rec.flush()).toBe(true);
     await first.server.close();

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import type { TurnEvent } from '@baton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hub } from '../hub/hub.js';
@@ -41,9 +42,28 @@ for (const { name, skip, target, hub } of SINKS)
       return { rec: createRecorder({ ...target(), contextId, logger, ...options }), contextId, logger };
     }
 
-    it('stores the prompt before the provider is called, then the response, and returns the result untouched', async () => {
+    it('journals the prompt before the provider is called, without waiting for the hub', async () => {
+      const { rec, contextId } = recorder();
+      const callId = rec.newCallId();
+      let journalSeenByProvider = '';
+      await rec.call({ callId, phase: 'plan' }, 'Plan the feature.', () => {
+        journalSeenByProvider = rec.journalPath ? readFileSync(rec.journalPath, 'utf8') : '(no journal)';
+        return 'The plan.';
+      });
+      if (name.startsWith('hub in this process')) {
+        // A hub handed over in-process has no journal: prompts wait for it instead.
+        expect(journalSeenByProvider).toBe('(no journal)');
+      } else {
+        expect(journalSeenByProvider).toContain(`"id":"${promptIdOf(callId)}"`);
+      }
+      await rec.close();
+      expect((await turnsOf(contextId)).map((t) => t.id)).toEqual([promptIdOf(callId), responseIdOf(callId)]);
+      if (rec.journalPath) expect(existsSync(rec.journalPath)).toBe(false);
+    });
+
+    it('with waitForPrompt: true, stores the prompt before the provider is called, then the response, and returns the result untouched', async () => {
       // A generous bound: this test is about order, and the machine may be busy.
-      const { rec, contextId } = recorder({ defaults: { provider: 'anthropic' }, promptTimeoutMs: 10_000 });
+      const { rec, contextId } = recorder({ defaults: { provider: 'anthropic' }, promptTimeoutMs: 10_000, waitForPrompt: true });
       const callId = rec.newCallId();
       let promptSeenByProvider: unknown = 'not looked';
       const result = await rec.call(

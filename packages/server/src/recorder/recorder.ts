@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Json, NewTurn, zodIssues } from '@baton/core';
+import { BatonError, type Json, type NewEventInput, NewTurn, zodIssues } from '@baton/core';
 import { newId } from '../hub/ids.js';
 import type { RecorderOptions } from './create-recorder.js';
+import { claimOrphans, type OrphanJournal, releaseClaimed, removeClaimed, TurnJournal } from './journal.js';
 import { defaultRecorderLogger, type RecorderLogger } from './logger.js';
 import type { TurnSink } from './sink.js';
 import { conversation, listTurns } from './thread-queries.js';
@@ -22,6 +23,12 @@ export interface PendingCall {
   fail(error: unknown, partial?: ResponseRecord | null): void;
 }
 
+/** Where a recorder's journal lives and which hub its turns are for. */
+export interface JournalPlace {
+  dir: string;
+  target: string;
+}
+
 interface ScopeFrame {
   meta: CallMeta;
   /** A callId given to a scope names its first call only. */
@@ -39,7 +46,8 @@ export class Recorder {
   readonly #writer: TurnWriter;
   readonly #log: RecorderLogger;
   readonly #defaults: Omit<CallMeta, 'callId'>;
-  readonly #waitForPrompt: boolean;
+  readonly #waitForPrompt: boolean | undefined;
+  readonly #journal: TurnJournal | null;
   readonly #promptTimeoutMs: number;
   readonly #maxTurnBytes: number;
   readonly #scopes = new AsyncLocalStorage<ScopeFrame>();
@@ -50,20 +58,31 @@ export class Recorder {
   #internalErrors = 0;
   #lastError: string | null = null;
   #closing: Promise<void> | null = null;
+  #replaying: Promise<void> = Promise.resolve();
+  #replayed = 0;
 
-  constructor(sink: TurnSink, options: RecorderOptions) {
+  constructor(sink: TurnSink, options: RecorderOptions, journal: JournalPlace | null = null) {
     this.contextId = options.contextId;
     this.#sink = sink;
     this.#log = options.logger ?? defaultRecorderLogger();
     this.#defaults = options.defaults ?? {};
-    this.#waitForPrompt = options.waitForPrompt ?? true;
+    this.#waitForPrompt = options.waitForPrompt;
+    const context = { title: options.context?.title ?? options.contextId, ...options.context };
+    this.#journal = journal
+      ? TurnJournal.open(
+          journal.dir,
+          { target: journal.target, contextId: options.contextId, context },
+          options.maxJournalBytes ?? 256 * 1024 * 1024,
+          this.#log,
+        )
+      : null;
     this.#promptTimeoutMs = options.promptTimeoutMs ?? 2000;
     this.#maxTurnBytes = options.maxTurnBytes ?? 5 * 1024 * 1024;
     this.#writer = new TurnWriter(
       sink,
       {
         contextId: options.contextId,
-        context: { title: options.context?.title ?? options.contextId, ...options.context },
+        context,
         batchMaxTurns: 200,
         batchMaxBytes: 4 * 1024 * 1024,
         maxBufferedTurns: options.maxBufferedTurns ?? 10_000,
@@ -76,7 +95,17 @@ export class Recorder {
         retryMaxMs: 10_000,
       },
       this.#log,
+      this.#journal && {
+        idle: () => this.#journal?.settled(),
+        dropped: () => this.#journal?.keepAll(),
+      },
     );
+    if (journal) this.#replaying = this.#replay(claimOrphans(journal.dir, journal.target, this.#log));
+  }
+
+  /** The journal file this recorder writes ahead to, or null when it has none. */
+  get journalPath(): string | null {
+    return this.#journal?.path ?? null;
   }
 
   /** A fresh call id (a ULID), to name a call before it starts: `recorder.call({ callId }, …)`. */
@@ -124,12 +153,20 @@ export class Recorder {
       settled = true;
       void this.#submit(build, false);
     };
-    const stored = this.#submit(() => buildPrompt(call, prompt, this.#maxTurnBytes), true);
+    let journaled = false;
+    const stored = this.#submit(
+      () => buildPrompt(call, prompt, this.#maxTurnBytes),
+      true,
+      (ok) => {
+        journaled = ok;
+      },
+    );
+    const wait = this.#waitForPrompt ?? !journaled;
     return {
       callId: call.callId,
       promptId: promptIdOf(call.callId),
       responseId: responseIdOf(call.callId),
-      ready: this.#waitForPrompt ? this.#awaitPrompt(stored) : Promise.resolve(),
+      ready: wait ? this.#awaitPrompt(stored) : Promise.resolve(),
       respond: (record) => finish(() => buildResponse(call, record, performance.now() - startedAt, this.#maxTurnBytes)),
       fail: (error, partial = null) => {
         if (!settled) this.#providerErrors++;
@@ -175,6 +212,7 @@ export class Recorder {
       turnsRejected: rejected,
       turnsDropped: w.dropped,
       turnsPending: this.#writer.pending,
+      turnsReplayed: this.#replayed,
       writeFailures: w.writeFailures,
       promptsNotConfirmed: this.#promptsNotConfirmed,
       failures: w.writeFailures + rejected + w.dropped + this.#internalErrors,
@@ -191,6 +229,11 @@ export class Recorder {
   close(timeoutMs = 5000): Promise<void> {
     this.#closing ??= (async () => {
       await this.#writer.close(timeoutMs);
+      this.#journal?.close(this.#writer.pending === 0);
+      // A replay still waiting for the hub gives its journal back for a later recorder.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.#replaying, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
       try {
         await this.#sink.close();
       } catch (error) {
@@ -225,7 +268,7 @@ export class Recorder {
   }
 
   /** Builds, checks and queues one turn. Never throws: every failure is logged and counted. */
-  #submit(build: () => BuiltTurn, urgent: boolean): Promise<boolean> {
+  #submit(build: () => BuiltTurn, urgent: boolean, journaled?: (ok: boolean) => void): Promise<boolean> {
     let built: BuiltTurn;
     try {
       built = build();
@@ -242,6 +285,8 @@ export class Recorder {
       this.#log.error({ turnId: built.turn.id, issues }, 'a turn is invalid and will not be recorded');
       return Promise.resolve(false);
     }
+    const ok = this.#journal?.write(built.turn) ?? false;
+    journaled?.(ok);
     return this.#writer.enqueue(built.turn, built.bytes, urgent).then((outcome) => outcome === 'stored');
   }
 
@@ -253,6 +298,54 @@ export class Recorder {
     const ok = await Promise.race([stored, timeout]);
     clearTimeout(timer);
     if (!ok) this.#promptsNotConfirmed++;
+  }
+
+  /**
+   * Stores the turns of journals that exited processes left behind, oldest
+   * first, in batches; retried with backoff while the hub is unreachable, and
+   * given back for a later recorder when this one closes first.
+   */
+  async #replay(orphans: OrphanJournal[]): Promise<void> {
+    for (const orphan of orphans) {
+      let delay = 250;
+      for (let done = 0; done < orphan.turns.length; ) {
+        if (this.#closing) {
+          releaseClaimed(orphan.path);
+          return;
+        }
+        const batch = orphan.turns.slice(done, done + 200);
+        try {
+          await this.#replayBatch(orphan, batch);
+          done += batch.length;
+          this.#replayed += batch.length;
+          delay = 250;
+        } catch (error) {
+          this.#log.debug({ err: String(error), path: orphan.path, retryInMs: delay }, 'replaying a recorder journal failed; retrying');
+          await new Promise((resolve) => setTimeout(resolve, delay).unref());
+          delay = Math.min(delay * 2, 10_000);
+        }
+      }
+      removeClaimed(orphan.path);
+    }
+  }
+
+  async #replayBatch(orphan: OrphanJournal, batch: NewEventInput[]): Promise<void> {
+    const { contextId, context } = orphan.header;
+    try {
+      await this.#sink.append(contextId, batch);
+    } catch (error) {
+      if (error instanceof BatonError && error.code === 'not_found' && error.details?.kind === 'context') {
+        await this.#sink.ensureContext(contextId, context);
+        await this.#sink.append(contextId, batch);
+      } else if (error instanceof BatonError && error.code === 'invalid_argument' && batch.length > 1) {
+        // Isolate the turn the hub refuses; the rest still go in.
+        for (const turn of batch) await this.#replayBatch(orphan, [turn]);
+      } else if (error instanceof BatonError && (error.code === 'invalid_argument' || error.code === 'conflict')) {
+        this.#log.error({ err: error.message, path: orphan.path }, 'a journaled turn was refused by the hub; it is skipped');
+      } else {
+        throw error;
+      }
+    }
   }
 
   #internalError(error: unknown, message: string): void {

@@ -103,6 +103,8 @@ export interface RecorderStats {
   turnsDropped: number;
   /** Waiting in memory to be written or retried. */
   turnsPending: number;
+  /** Turns replayed from journals that exited processes left behind. */
+  turnsReplayed: number;
   /** Write attempts that failed; a turn retried three times counts three. */
   writeFailures: number;
   /** Calls whose provider call started before their prompt was stored (sink slow or failing). */

@@ -27,6 +27,14 @@ export interface WriterOptions {
   retryMaxMs: number;
 }
 
+/** What the writer tells its owner (the recorder's journal follows it). */
+export interface WriterHooks {
+  /** Every turn handed over so far is stored or settled for good. */
+  idle(): void;
+  /** Turns were dropped from memory before they could be stored. */
+  dropped(): void;
+}
+
 export interface WriterCounters {
   written: number;
   rejected: number;
@@ -59,6 +67,7 @@ export class TurnWriter {
   readonly #sink: TurnSink;
   readonly #options: WriterOptions;
   readonly #log: RecorderLogger;
+  readonly #hooks: WriterHooks | null;
   readonly #queue: Entry[] = [];
   #queuedBytes = 0;
   /** Entries at the head of the queue that the current write is sending. */
@@ -76,10 +85,11 @@ export class TurnWriter {
   #lastDropLog = 0;
   #lastRejectLog = 0;
 
-  constructor(sink: TurnSink, options: WriterOptions, log: RecorderLogger) {
+  constructor(sink: TurnSink, options: WriterOptions, log: RecorderLogger, hooks: WriterHooks | null = null) {
     this.#sink = sink;
     this.#options = options;
     this.#log = log;
+    this.#hooks = hooks;
   }
 
   get pending(): number {
@@ -168,8 +178,10 @@ export class TurnWriter {
     this.#running = true;
     void this.#run().finally(() => {
       this.#running = false;
-      if (this.#queue.length === 0) for (const wake of this.#waiters.splice(0)) wake(true);
-      else if (!this.#retryTimer && !this.#closed) this.#kick();
+      if (this.#queue.length === 0) {
+        this.#hooks?.idle();
+        for (const wake of this.#waiters.splice(0)) wake(true);
+      } else if (!this.#retryTimer && !this.#closed) this.#kick();
     });
   }
 
@@ -286,6 +298,7 @@ export class TurnWriter {
 
   #drop(count: number, reason: string): void {
     this.counters.dropped += count;
+    this.#hooks?.dropped();
     const now = Date.now();
     // One line per 10 s at most: a dead hub under a busy pipeline must not flood stderr.
     if (now - this.#lastDropLog < 10_000) return;

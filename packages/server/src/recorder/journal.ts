@@ -1,0 +1,231 @@
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { NewContextInput, NewEventInput } from '@baton/core';
+import { newId } from '../hub/ids.js';
+import type { RecorderLogger } from './logger.js';
+
+/**
+ * The recorder's write-ahead journal: every turn is appended to a local file
+ * (one JSON line, a plain `write(2)`) before the recorder hands it to the hub,
+ * so a prompt is durable the moment the provider call starts without waiting
+ * for a round trip. The data sits in the OS page cache once `write` returns,
+ * which is what surviving `kill -9` takes (an OS crash is not covered).
+ *
+ * A journal holds only what the hub may not have yet: whenever every turn
+ * handed over is stored, the file is cut back to its header. A recorder that
+ * dies leaves its file behind; the next recorder writing to the same hub
+ * finds it (its process is gone), replays its turns — appends are idempotent
+ * by turn id, so turns that did arrive are no-ops — and deletes it.
+ *
+ * File: `<pid>-<ulid>.jsonl` in the journal directory; line 1 is the header
+ * (target, context, how to create it), each further line one turn.
+ */
+export interface JournalHeader {
+  journal: 'baton-recorder';
+  version: 1;
+  /** Where the turns go: `url:<hub>` or `dir:<data directory>`; only a recorder with the same target replays it. */
+  target: string;
+  contextId: string;
+  context: NewContextInput;
+}
+
+const SUFFIX = '.jsonl';
+const CLAIMED = `${SUFFIX}.replay`;
+
+export class TurnJournal {
+  readonly path: string;
+  readonly #fd: number;
+  readonly #headerBytes: number;
+  readonly #maxBytes: number;
+  readonly #log: RecorderLogger;
+  #bytes: number;
+  /** Set once a turn was lost from memory before being stored: the file is then kept whole for replay. */
+  #keepAll = false;
+  #full = false;
+  #closed = false;
+
+  private constructor(path: string, fd: number, headerBytes: number, maxBytes: number, log: RecorderLogger) {
+    this.path = path;
+    this.#fd = fd;
+    this.#headerBytes = headerBytes;
+    this.#bytes = headerBytes;
+    this.#maxBytes = maxBytes;
+    this.#log = log;
+  }
+
+  /** Opens a new journal file for this process, or null (logged) when the directory cannot be written. */
+  static open(dir: string, header: Omit<JournalHeader, 'journal' | 'version'>, maxBytes: number, log: RecorderLogger): TurnJournal | null {
+    try {
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, `${process.pid}-${newId()}${SUFFIX}`);
+      const fd = openSync(path, 'a');
+      const line = `${JSON.stringify({ journal: 'baton-recorder', version: 1, ...header } satisfies JournalHeader)}\n`;
+      const headerBytes = writeSync(fd, line);
+      return new TurnJournal(path, fd, headerBytes, maxBytes, log);
+    } catch (error) {
+      log.warn({ err: String(error), dir }, 'the recorder journal cannot be opened; prompts wait for the hub instead');
+      return null;
+    }
+  }
+
+  /** Appends a turn; false when it could not be journaled (the caller then waits for the hub). */
+  write(turn: NewEventInput): boolean {
+    if (this.#closed || this.#full) return false;
+    const line = `${JSON.stringify(turn)}\n`;
+    try {
+      if (this.#bytes + line.length > this.#maxBytes) {
+        this.#full = true;
+        this.#log.warn({ path: this.path, bytes: this.#bytes }, 'the recorder journal is full; new turns are not journaled');
+        return false;
+      }
+      this.#bytes += writeSync(this.#fd, line);
+      return true;
+    } catch (error) {
+      this.#full = true;
+      this.#log.warn({ err: String(error), path: this.path }, 'writing the recorder journal failed; new turns are not journaled');
+      return false;
+    }
+  }
+
+  /** A turn was dropped from memory unstored: keep the file whole so the next recorder replays it. */
+  keepAll(): void {
+    this.#keepAll = true;
+  }
+
+  /** Every turn handed over so far is stored: cut the file back to its header. */
+  settled(): void {
+    if (this.#closed || this.#keepAll || this.#bytes === this.#headerBytes) return;
+    try {
+      ftruncateSync(this.#fd, this.#headerBytes);
+      this.#bytes = this.#headerBytes;
+      this.#full = false;
+    } catch (error) {
+      this.#log.warn({ err: String(error), path: this.path }, 'cutting the recorder journal failed');
+    }
+  }
+
+  /** Closes the file; deletes it when it holds nothing unstored, else leaves it for the next recorder to replay. */
+  close(allStored: boolean): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      const empty = allStored && !this.#keepAll;
+      closeSync(this.#fd);
+      if (empty) unlinkSync(this.path);
+      else
+        this.#log.warn(
+          { path: this.path },
+          'turns not yet stored stay in the recorder journal; the next recorder for this hub replays them',
+        );
+    } catch (error) {
+      this.#log.warn({ err: String(error), path: this.path }, 'closing the recorder journal failed');
+    }
+  }
+
+  /** Bytes in the file now (header included). */
+  get size(): number {
+    try {
+      return fstatSync(this.#fd).size;
+    } catch {
+      return this.#bytes;
+    }
+  }
+}
+
+/** A journal left by a process that is gone, claimed by this one for replay. */
+export interface OrphanJournal {
+  path: string;
+  header: JournalHeader;
+  turns: NewEventInput[];
+}
+
+/**
+ * Finds journals for `target` whose writing process has exited, and claims
+ * each (an atomic rename to this process's name, so two recorders starting
+ * together never replay the same file). A torn last line — the process died
+ * mid-write — is skipped.
+ */
+export function claimOrphans(dir: string, target: string, log: RecorderLogger): OrphanJournal[] {
+  let names: string[];
+  try {
+    // `.replay`: claimed by a recorder that exited before it finished.
+    names = readdirSync(dir).filter((name) => name.endsWith(SUFFIX) || name.endsWith(CLAIMED));
+  } catch {
+    return [];
+  }
+  const claimed: OrphanJournal[] = [];
+  for (const name of names) {
+    const pid = Number(name.slice(0, name.indexOf('-')));
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    const from = join(dir, name);
+    let text: string;
+    try {
+      text = readFileSync(from, 'utf8');
+    } catch {
+      continue;
+    }
+    const lines = text.split('\n');
+    const header = parseLine(lines[0]) as JournalHeader | null;
+    if (header?.journal !== 'baton-recorder' || header.target !== target) continue;
+    const to = join(dir, `${process.pid}-${newId()}${CLAIMED}`);
+    try {
+      renameSync(from, to);
+    } catch {
+      continue; // another recorder claimed it first
+    }
+    const turns: NewEventInput[] = [];
+    for (const line of lines.slice(1)) {
+      const turn = parseLine(line) as NewEventInput | null;
+      if (turn) turns.push(turn);
+    }
+    log.info(
+      { path: from, turns: turns.length, contextId: header.contextId },
+      'replaying a recorder journal left by a process that exited',
+    );
+    claimed.push({ path: to, header, turns });
+  }
+  return claimed;
+}
+
+/** Done with a claimed journal: every turn is stored. */
+export function removeClaimed(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
+}
+
+/** Gives a claimed journal back under its original-style name, so a later recorder retries it. */
+export function releaseClaimed(path: string): void {
+  try {
+    renameSync(path, path.slice(0, -CLAIMED.length) + SUFFIX);
+  } catch {}
+}
+
+function parseLine(line: string | undefined): unknown {
+  if (!line) return null;
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
