@@ -1,6 +1,5 @@
 import { BatonError } from '@baton/core';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Hub } from '../hub/hub.js';
 import type { Logger } from '../log.js';
 import { readJson } from './body.js';
@@ -67,14 +66,6 @@ export function createApp(hub: Hub, options: AppOptions = {}): Hono<AppEnv> {
   app.get('/healthz', async (c) => c.json({ ok: true, store: hub.store.dialect }));
 
   const api = new Hono<AppEnv>();
-  api.use(
-    bodyLimit({
-      maxSize: limit,
-      onError: () => {
-        throw new BatonError('payload_too_large', `the request body is over the limit of ${limit} bytes`, { details: { limit } });
-      },
-    }),
-  );
   api.get('/openapi.json', (c) => c.json(document));
   api.use(requestContext({ token: options.token }));
   for (const route of API_ROUTES) {
@@ -84,7 +75,8 @@ export function createApp(hub: Hub, options: AppOptions = {}): Hono<AppEnv> {
         caller: c.get('caller'),
         params: checkParams(c.req.param() as Record<string, string>),
         query: queryOf(c.req.queries()),
-        body: route.body ? await readJson(c, route.bodyOptional) : undefined,
+        // Bodies are read (and held to the limit) only by routes that take one.
+        body: route.body ? await readJson(c, limit, route.bodyOptional) : undefined,
         c,
       });
       if (result instanceof Response) return result;

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Actor, BatonError, zodIssues } from '@baton/core';
+import type { HttpBindings } from '@hono/node-server';
 import type { MiddlewareHandler } from 'hono';
 import { ANONYMOUS_ACTOR, type Caller, localCaller } from '../hub/caller.js';
 
@@ -23,7 +24,10 @@ export interface RequestIdentity {
  */
 export function requestContext(options: RequestContextOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    c.set('caller', resolveCaller({ headers: c.req.header() }, options.token));
+    // node's parsed headers when served by @hono/node-server (already lower-case, no web Headers built).
+    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+    const headers = incoming ? (incoming.headers as Record<string, string | undefined>) : c.req.header();
+    c.set('caller', resolveCaller({ headers }, options.token));
     await next();
   };
 }
