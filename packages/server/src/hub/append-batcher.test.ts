@@ -66,7 +66,7 @@ for (const factory of storeFactories()) {
 
     it('fails only the request at fault: unknown context, foreign task, id reused with another body', async () => {
       const task = await hub.createTask('other', { title: 'elsewhere' }, alice);
-      const results = await together([
+      const results = await together<unknown>([
         () => hub.appendEvent('ctx', action('first', { id: 'evt-1' }), alice),
         () => hub.appendEvent('missing', action('nowhere'), alice),
         () => hub.appendEvent('ctx', action('wrong task', { taskId: task.id }), alice),
@@ -75,10 +75,10 @@ for (const factory of storeFactories()) {
       ]);
       expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'not_found', 'not_found', 'conflict', 'ok']);
       const [first, missing, foreign, conflict] = results;
-      expect(first?.ok && first.value.created).toBe(true);
-      expect(!missing?.ok && missing.error.message).toContain("'missing'");
-      expect(!foreign?.ok && foreign.error.message).toContain(task.id);
-      expect(!conflict?.ok && conflict.error.message).toContain('evt-1');
+      expect(first?.ok && (first.value as { created: boolean }).created).toBe(true);
+      expect(missing?.ok === false && missing.error.message).toContain("'missing'");
+      expect(foreign?.ok === false && foreign.error.message).toContain(task.id);
+      expect(conflict?.ok === false && conflict.error.message).toContain('evt-1');
       const stored = await hub.listEvents('ctx', {}, alice);
       expect(stored.events.map((e) => (e.content[0]?.type === 'text' ? e.content[0].text : ''))).toEqual(['first', 'batch a', 'batch b']);
       expect((await hub.getContext('ctx', alice)).eventCount).toBe(3);

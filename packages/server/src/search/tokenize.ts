@@ -30,8 +30,28 @@ export function normalizeWord(word: string): string[] {
     .map((t) => (t.length > MAX_TOKEN_CHARS ? Array.from(t).slice(0, MAX_TOKEN_CHARS).join('') : t));
 }
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[A-Za-z0-9]+/g;
+
 /** The normalized words of `text`, in order. */
 export function searchTokens(text: string): string[] {
+  // ASCII text (most English, logs and code) skips the ICU word breaker, which
+  // costs more than the rest of an append: every segment it yields is cut by
+  // normalizeWord into runs of ASCII letters and digits, and the breaker never
+  // splits such a run, so those runs are the same tokens.
+  if (ASCII_ONLY.test(text)) {
+    const words = text.match(ASCII_WORD) ?? [];
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i] as string;
+      words[i] = (word.length > MAX_TOKEN_CHARS ? word.slice(0, MAX_TOKEN_CHARS) : word).toLowerCase();
+    }
+    return words;
+  }
+  return segmentedTokens(text);
+}
+
+/** searchTokens through the ICU word breaker, for any script. */
+export function segmentedTokens(text: string): string[] {
   const out: string[] = [];
   for (const { segment, isWordLike } of segmenter.segment(text)) {
     if (!isWordLike) continue;
@@ -56,16 +76,19 @@ export const CHUNK_CHARS = 16_000;
 /** Chunks per event (the SQLite key is seq * 1024 + chunk); text past it is not indexed. */
 export const MAX_CHUNKS = 1024;
 
-/** `text` cut into chunks of at most CHUNK_CHARS, at whitespace where there is some near the end. */
-export function chunkText(text: string): string[] {
-  if (text.length <= CHUNK_CHARS) return [text];
+/**
+ * `text` cut into chunks of at most `size` characters (at most `max` of them),
+ * at whitespace where there is some near the end.
+ */
+export function chunkText(text: string, size = CHUNK_CHARS, max = MAX_CHUNKS): string[] {
+  if (text.length <= size) return [text];
   const chunks: string[] = [];
   let start = 0;
-  while (start < text.length && chunks.length < MAX_CHUNKS) {
-    let end = Math.min(text.length, start + CHUNK_CHARS);
+  while (start < text.length && chunks.length < max) {
+    let end = Math.min(text.length, start + size);
     if (end < text.length) {
       const space = text.lastIndexOf(' ', end - 1);
-      if (space > start + CHUNK_CHARS / 2) end = space + 1;
+      if (space > start + size / 2) end = space + 1;
       // Never split a surrogate pair.
       else if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1;
     }

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { searchTokens, segmentedTokens } from './tokenize.js';
+
+/** A small deterministic PRNG, so a failure names a reproducible case. */
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES = [
+  'word',
+  'Word',
+  'WORD',
+  'x',
+  '42',
+  '3.14',
+  "don't",
+  'foo_bar',
+  'a-b',
+  'src/auth.ts',
+  'e.g.',
+  'v1.2.3',
+  '#123',
+  '@user',
+  'http://example.test/a?b=c',
+  '\t',
+  '\n',
+  ' ',
+  '  ',
+  '.',
+  ',',
+  '...',
+  '"',
+  "'",
+  '(',
+  ')',
+  '$',
+  '%',
+  '1,000',
+  'A1b2C3',
+  'x'.repeat(150),
+  '9'.repeat(120),
+  '__init__',
+  'can’t'.replace('’', "'"),
+  '--flag',
+  'a.b.c',
+  '0x1F',
+  'CamelCase',
+  '',
+];
+
+describe('searchTokens', () => {
+  it('gives the ICU word breaker’s tokens for ASCII text, without running it', () => {
+    const rand = seeded(7);
+    for (let n = 0; n < 3000; n++) {
+      const parts = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => PIECES[Math.floor(rand() * PIECES.length)] as string);
+      const text = parts.join(rand() < 0.5 ? ' ' : '');
+      expect(searchTokens(text), JSON.stringify(text)).toEqual(segmentedTokens(text));
+    }
+  });
+
+  it('segments and normalizes other scripts', () => {
+    expect(searchTokens('本番データベースの移行')).toEqual(segmentedTokens('本番データベースの移行'));
+    expect(searchTokens('Café au LAIT')).toEqual(['cafe', 'au', 'lait']);
+    expect(searchTokens('Refactored auth.ts: 3 tests fixed')).toEqual(['refactored', 'auth', 'ts', '3', 'tests', 'fixed']);
+  });
+});
