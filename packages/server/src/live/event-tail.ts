@@ -5,7 +5,16 @@ const PULL_PAGE = 1000;
 
 /** Something that wants to hear when the tail has grown. */
 export interface TailWatcher {
+  /** The tail has grown: read what is new. */
   wake(): void;
+  /**
+   * A watcher that follows only these contexts (and has `skip`) is told
+   * `skip(from, to)` instead of `wake()` when none of the events in
+   * `from < seq <= to` belong to them, so an event costs nothing to the
+   * subscribers of other contexts.
+   */
+  readonly contextIds?: readonly string[] | undefined;
+  skip?(from: number, to: number): void;
 }
 
 /**
@@ -96,15 +105,16 @@ export class EventTail {
   }
 
   async #pull(): Promise<void> {
-    let grew = false;
+    const from = this.#head;
+    const touched = new Set<string>();
     for (;;) {
       const rows = await this.store.listEvents({ viewerKey: null, afterSeq: this.#head, order: 'asc', limit: PULL_PAGE });
-      for (const event of rows) this.#ring.push(event);
-      const last = rows.at(-1);
-      if (last) {
-        this.#head = last.seq;
-        grew = true;
+      for (const event of rows) {
+        this.#ring.push(event);
+        touched.add(event.contextId);
       }
+      const last = rows.at(-1);
+      if (last) this.#head = last.seq;
       const excess = this.#ring.length - this.#ringSize;
       if (excess > 0) {
         this.#floor = (this.#ring[excess - 1] as Event).seq;
@@ -112,7 +122,20 @@ export class EventTail {
       }
       if (rows.length < PULL_PAGE) break;
     }
-    if (grew) for (const watcher of this.#watchers) watcher.wake();
+    if (this.#head > from) this.#tell(from, touched);
+  }
+
+  #tell(from: number, touched: ReadonlySet<string>): void {
+    const to = this.#head;
+    for (const watcher of this.#watchers) {
+      try {
+        if (watcher.skip && watcher.contextIds && !watcher.contextIds.some((id) => touched.has(id))) watcher.skip(from, to);
+        else watcher.wake();
+      } catch (error) {
+        // One failing watcher must not keep the news from the others.
+        this.#onError(error);
+      }
+    }
   }
 
   async close(): Promise<void> {

@@ -30,11 +30,14 @@ export async function startLiveServer(
 ): Promise<LiveServer> {
   const tail = new EventTail(hub.store, {
     ...(options.safetyPullMs !== undefined ? { safetyPullMs: options.safetyPullMs } : {}),
-    onError: (error) => options.log?.warn({ err: error }, 'live tail pull failed; retrying on the next poke'),
+    onError: (error) => options.log?.warn({ err: error }, 'the live tail failed to pull or to tell a watcher; it retries on the next poke'),
   });
   await tail.start();
   const stopLocal = hub.onAppend(() => tail.poke());
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  // No permessage-deflate (also ws's default, stated here as a decision): compression runs per
+  // socket with its own context, so an event could no longer be encoded once and written as the
+  // same bytes to every subscriber, and the feed's small JSON messages gain little from it.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024, perMessageDeflate: false });
 
   return {
     tail,
@@ -52,7 +55,7 @@ export async function startLiveServer(
         );
         return true;
       }
-      wss.handleUpgrade(request, socket, head, (ws) => serveLiveSocket(ws, caller, tail, options));
+      wss.handleUpgrade(request, socket, head, (ws) => serveLiveSocket(ws, caller, tail, options, socket));
       return true;
     },
     sockets: () => wss.clients,

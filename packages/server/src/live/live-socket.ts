@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import { BatonError, type Event, LIVE_CLOSE_CODES, LiveClientMessage, type LiveFilter, parseWith } from '@baton/core';
 import type { WebSocket } from 'ws';
 import { authorize, type Caller, viewerKey } from '../hub/caller.js';
@@ -14,23 +15,54 @@ export interface LiveSocketOptions {
   maxSubscriptions?: number;
 }
 
+/** Each event's JSON, made once while the event is in the tail's ring. */
 const encoded = new WeakMap<Event, string>();
+/** The `event` messages built in this tick, by event and subscription id (JSON-encoded). */
+let built = new Map<Event, Map<string, Buffer>>();
+const forget = () => {
+  built = new Map();
+};
 
-/** Serializes each event once, however many subscribers receive it. */
-function eventJson(event: Event): string {
+/**
+ * The bytes of the `event` message for `event` on subscription `subId`.
+ * One tail wake-up sends an event to every subscriber in the same tick, and
+ * subscribers that share a subscription id (the web UI's tabs, the CLI, most
+ * clients) share one Buffer, which every socket writes without a copy. The
+ * messages are kept for that tick only, so a thousand distinct ids cannot
+ * pin a thousand copies of the whole ring.
+ */
+function eventMessage(event: Event, subId: string): Buffer {
   let json = encoded.get(event);
   if (json === undefined) {
     json = JSON.stringify(event);
     encoded.set(event, json);
   }
-  return json;
+  if (built.size === 0) process.nextTick(forget);
+  let bySub = built.get(event);
+  if (bySub === undefined) {
+    bySub = new Map();
+    built.set(event, bySub);
+  }
+  let message = bySub.get(subId);
+  if (message === undefined) {
+    message = Buffer.from(`{"type":"event","sub":${subId},"event":${json}}`);
+    bySub.set(subId, message);
+  }
+  return message;
 }
 
 /**
  * One client connection to /api/v1/live: its subscriptions, its heartbeat,
  * its backpressure. Protocol messages are defined in @baton/core (live.ts).
  */
-export function serveLiveSocket(ws: WebSocket, caller: Caller, tail: EventTail, options: LiveSocketOptions = {}): void {
+export function serveLiveSocket(
+  ws: WebSocket,
+  caller: Caller,
+  tail: EventTail,
+  options: LiveSocketOptions = {},
+  /** The connection under `ws`; when given, the events of one tail wake-up leave in one write. */
+  stream?: Duplex,
+): void {
   const maxBuffered = options.maxBuffered ?? 4 * 1024 * 1024;
   const maxSubscriptions = options.maxSubscriptions ?? 100;
   const subscriptions = new Map<string, Subscription>();
@@ -38,6 +70,31 @@ export function serveLiveSocket(ws: WebSocket, caller: Caller, tail: EventTail, 
 
   const send = (message: string) => {
     if (ws.readyState === ws.OPEN) ws.send(message);
+  };
+
+  // A tail wake-up hands every subscriber its events in one synchronous pass.
+  // Corking until the next tick turns one write per event per socket into
+  // one write per socket: the system call, not the bytes, was the cost. A
+  // large batch is flushed every `flushAt` bytes, so that what stays queued
+  // (ws.bufferedAmount, the slow-consumer check) is what the kernel would
+  // not take, as without the cork, give or take one flush.
+  const flushAt = Math.min(64 * 1024, maxBuffered / 4);
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    stream?.uncork();
+  };
+  const sendEvent = (message: Buffer) => {
+    if (stream && !corked) {
+      corked = true;
+      stream.cork();
+      process.nextTick(uncork);
+    }
+    ws.send(message, { binary: false });
+    if (stream && stream.writableLength >= flushAt) {
+      stream.uncork();
+      stream.cork();
+    }
   };
 
   const heartbeat = setInterval(() => {
@@ -68,7 +125,7 @@ export function serveLiveSocket(ws: WebSocket, caller: Caller, tail: EventTail, 
       event: (event) => {
         if (ws.readyState !== ws.OPEN) return false;
         if (ws.bufferedAmount > maxBuffered) return false;
-        ws.send(`{"type":"event","sub":${subId},"event":${eventJson(event)}}`);
+        sendEvent(eventMessage(event, subId));
         return true;
       },
       caughtUp: (seq) => send(JSON.stringify({ type: 'caught_up', sub: id, seq })),

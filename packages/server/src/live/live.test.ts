@@ -9,8 +9,11 @@ import { localCaller } from '../hub/caller.js';
 import { Hub } from '../hub/hub.js';
 import { type HubServer, startHubServer } from '../hub-server.js';
 import { createLogger } from '../log.js';
+import type { Store } from '../store/store.js';
 import { freshPostgresDatabase, postgresFactory, sqliteFactory, tempDir } from '../test-support/databases.js';
+import { EventTail } from './event-tail.js';
 import { routeUpgrades, startLiveServer } from './live-server.js';
+import { Subscription } from './subscription.js';
 
 const log = createLogger('silent');
 const agent = localCaller({ id: 'writer', name: null, runtime: 'codex', role: 'agent' });
@@ -195,6 +198,83 @@ describe('live feed /api/v1/live', () => {
     const seqs = raw.events().map((e) => e.seq);
     expect(seqs).toHaveLength(2000);
     expect(new Set(seqs).size).toBe(2000);
+  });
+});
+
+describe('live fan-out', () => {
+  it('gives every socket each event once under its own subscription id, whichever ids the sockets share', async () => {
+    const server = await sqliteServer();
+    const client = new BatonClient({ url: server.url });
+    await client.createContext({ id: 'f' });
+    const clients = await Promise.all(['x', 'y', 'x', 'x'].map(async (id) => ({ id, raw: await rawClient(server.url) })));
+    for (const { id, raw } of clients) raw.send({ type: 'subscribe', id, filter: { contextIds: ['f'] } });
+    for (const { raw } of clients) await raw.until((m) => m.some((x) => x.type === 'caught_up'));
+    const batch = await client.appendEvents(
+      'f',
+      Array.from({ length: 300 }, (_, i) => activity(`fan ${i}`)),
+    );
+    const ids = batch.events.map((e) => e.id);
+    for (const { id, raw } of clients) {
+      await raw.until((m) => m.filter((x) => x.type === 'event').length >= 300);
+      const events = raw.messages.filter((m): m is Extract<LiveServerMessage, { type: 'event' }> => m.type === 'event');
+      expect(events.every((m) => m.sub === id)).toBe(true);
+      expect(events.map((m) => m.event.id)).toEqual(ids);
+    }
+  });
+
+  it("moves a subscriber past other contexts' events without reading them, and still sends its own exactly once", async () => {
+    const { store, cleanup } = await sqliteFactory.create();
+    cleanups.push(cleanup);
+    const hub = new Hub(store);
+    await hub.createContext({ id: 'mine' }, agent);
+    await hub.createContext({ id: 'busy' }, agent);
+    // The store as the tail sees it, counting the reads made for a subscriber (the tail's own pulls have no viewer).
+    let subscriberReads = 0;
+    const watched = new Proxy(store, {
+      get(target, key) {
+        const value = Reflect.get(target, key);
+        if (typeof value !== 'function') return value;
+        if (key !== 'listEvents') return value.bind(target);
+        return (query: Parameters<Store['listEvents']>[0]) => {
+          if (query.viewerKey !== null) subscriberReads += 1;
+          return target.listEvents(query);
+        };
+      },
+    });
+    const tail = new EventTail(watched, { ringSize: 16, safetyPullMs: 0 });
+    await tail.start();
+    cleanups.push(() => tail.close());
+    cleanups.push(hub.onAppend(() => tail.poke()));
+    const got: Event[] = [];
+    let caughtUp = false;
+    const subscription = new Subscription(tail, { contextIds: ['mine'] }, 'nobody', undefined, {
+      event: (event) => got.push(event) > 0,
+      caughtUp: () => {
+        caughtUp = true;
+      },
+      overflow: () => {
+        throw new Error('no overflow expected');
+      },
+      failed: (error) => {
+        throw error;
+      },
+    });
+    cleanups.push(() => subscription.close());
+    await waitFor(() => caughtUp);
+    // One commit of far more events of another context than the ring holds (the ring drops the
+    // subscriber's cursor), then one of its own.
+    await hub.appendEvents(
+      'busy',
+      Array.from({ length: 40 }, (_, i) => activity(`busy ${i}`)),
+      agent,
+    );
+    await waitFor(() => tail.head === 40);
+    expect(tail.floor).toBeGreaterThan(0);
+    const own = await hub.appendEvents('mine', [activity('mine')], agent);
+    await waitFor(() => got.length === 1);
+    await waitFor(() => subscription.cursor === tail.head);
+    expect(got.map((e) => e.id)).toEqual(own.events.map((e) => e.id));
+    expect(subscriberReads).toBe(0);
   });
 });
 

@@ -20,14 +20,20 @@ export interface SubscriptionSink {
  * store, then new events from the shared tail, always in seq order and each
  * exactly once, because the cursor is the only state: nothing is queued per
  * subscriber beyond what its sink accepts.
+ *
+ * Events still in the tail's ring are delivered synchronously from the
+ * tail's wake-up, so one pull fans out to every subscriber in a single turn
+ * of the event loop (and a socket can send them all in one write); only the
+ * backlog behind the ring is read from the store, asynchronously.
  */
 export class Subscription {
   #cursor: number;
   #running = false;
-  #again = false;
   #closed = false;
   #caughtUp = false;
   readonly #unwatch: () => void;
+  /** The tail tells this subscription about other contexts' events with `skip` (see TailWatcher). */
+  readonly contextIds: readonly string[] | undefined;
 
   constructor(
     private readonly tail: EventTail,
@@ -38,8 +44,10 @@ export class Subscription {
     private readonly sink: SubscriptionSink,
   ) {
     this.#cursor = since ?? tail.head;
+    this.contextIds = filter.contextIds;
     this.#unwatch = tail.watch(this);
-    this.wake();
+    // Not from inside the constructor: the owner has not stored this subscription yet.
+    queueMicrotask(() => this.wake());
   }
 
   get cursor(): number {
@@ -47,69 +55,90 @@ export class Subscription {
   }
 
   wake(): void {
-    if (this.#closed) return;
-    if (this.#running) {
-      this.#again = true;
+    if (this.#closed || this.#running) return;
+    try {
+      if (this.#fromRing()) return;
+    } catch (error) {
+      this.#fail(error);
       return;
     }
+    // Behind the ring: page through the store, then come back for the ring.
     this.#running = true;
-    void this.#run().then(
+    void this.#fromStore().then(
       () => {
         this.#running = false;
-        if (this.#again && !this.#closed) {
-          this.#again = false;
-          this.wake();
-        }
+        this.wake();
       },
       (error) => {
         this.#running = false;
-        this.close();
-        this.sink.failed(error);
+        this.#fail(error);
       },
     );
   }
 
-  async #run(): Promise<void> {
-    while (!this.#closed && this.#cursor < this.tail.head) {
-      let batch: Event[];
-      let upTo: number;
-      if (this.#cursor >= this.tail.floor) {
-        upTo = this.tail.head;
-        batch = this.tail.after(this.#cursor);
-      } else {
-        const ceiling = this.tail.floor;
-        batch = await this.tail.store.listEvents({
-          ...(this.filter.contextIds ? { contextIds: this.filter.contextIds } : {}),
-          ...(this.filter.kinds ? { kinds: this.filter.kinds } : {}),
-          viewerKey: this.viewerKey,
-          afterSeq: this.#cursor,
-          beforeSeq: ceiling + 1,
-          order: 'asc',
-          limit: BACKLOG_PAGE,
-        });
-        upTo = batch.length === BACKLOG_PAGE ? (batch.at(-1) as Event).seq : ceiling;
-      }
-      for (const event of batch) {
-        if (this.#closed) return;
-        if (event.seq > upTo) break;
-        if (!this.#visible(event) || !matchesFilter(this.filter, event)) continue;
-        if (!this.sink.event(event)) {
-          this.close();
-          this.sink.overflow(this.#cursor);
-          return;
-        }
-        this.#cursor = event.seq;
-      }
-      this.#cursor = Math.max(this.#cursor, upTo);
-    }
+  /** None of the events in `from < seq <= to` is for this subscription. */
+  skip(from: number, to: number): void {
+    if (this.#caughtUp && !this.#running && !this.#closed && this.#cursor >= from) this.#cursor = Math.max(this.#cursor, to);
+    else this.wake();
+  }
+
+  /** Delivers what the ring holds after the cursor; false when the cursor is behind the ring. */
+  #fromRing(): boolean {
+    if (this.#cursor < this.tail.floor) return false;
+    const upTo = this.tail.head;
+    if (this.#cursor < upTo && !this.#deliver(this.tail.after(this.#cursor), upTo)) return true;
     if (!this.#caughtUp && !this.#closed) {
       this.#caughtUp = true;
       this.sink.caughtUp(this.#cursor);
     }
+    return true;
+  }
+
+  async #fromStore(): Promise<void> {
+    while (!this.#closed && this.#cursor < this.tail.floor) {
+      const ceiling = this.tail.floor;
+      const batch = await this.tail.store.listEvents({
+        ...(this.filter.contextIds ? { contextIds: this.filter.contextIds } : {}),
+        ...(this.filter.kinds ? { kinds: this.filter.kinds } : {}),
+        viewerKey: this.viewerKey,
+        afterSeq: this.#cursor,
+        beforeSeq: ceiling + 1,
+        order: 'asc',
+        limit: BACKLOG_PAGE,
+      });
+      if (this.#closed) return;
+      const upTo = batch.length === BACKLOG_PAGE ? (batch.at(-1) as Event).seq : ceiling;
+      if (!this.#deliver(batch, upTo)) return;
+    }
+  }
+
+  /** Hands the matching events of `batch` (seq order) to the sink and moves the cursor to `upTo`; false once the subscription stopped. */
+  #deliver(batch: readonly Event[], upTo: number): boolean {
+    for (const event of batch) {
+      if (this.#closed) return false;
+      if (event.seq > upTo) break;
+      if (event.seq <= this.#cursor) continue;
+      if (!this.#visible(event) || !matchesFilter(this.filter, event)) continue;
+      if (!this.sink.event(event)) {
+        this.close();
+        this.sink.overflow(this.#cursor);
+        return false;
+      }
+      this.#cursor = event.seq;
+    }
+    if (this.#closed) return false;
+    this.#cursor = Math.max(this.#cursor, upTo);
+    return true;
   }
 
   #visible(event: Event): boolean {
     return event.visibility === 'shared' || privacyKey(event.actor) === this.viewerKey;
+  }
+
+  #fail(error: unknown): void {
+    if (this.#closed) return;
+    this.close();
+    this.sink.failed(error);
   }
 
   close(): void {
