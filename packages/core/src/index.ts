@@ -1,3 +1,4 @@
+export { blockText } from './display-text.js';
 export type { BatonErrorOptions, ErrorCode, FieldIssue } from './errors.js';
 export { BatonError, ERROR_CODES, isBatonError } from './errors.js';
 export { cutToBudget } from './handoff/budget.js';
@@ -84,7 +85,7 @@ export {
   rankMatches,
 } from './schemas/runtime.js';
 export type { SearchQueryInput } from './schemas/search.js';
-export { SearchHit, SearchQuery, SearchResult } from './schemas/search.js';
+export { SEARCH_MODES, SearchHit, SearchMode, SearchQuery, SearchResult } from './schemas/search.js';
 export type { SharedContextQueryInput } from './schemas/shared.js';
 export { SharedContextQuery, SharedContextResponse, SharedItemSchema } from './schemas/shared.js';
 export type { StateScope } from './schemas/state.js';

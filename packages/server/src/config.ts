@@ -33,6 +33,12 @@ const Env = z.object({
     .min(1)
     .max(10_000, 'must be at most 10000: Yjs documents degrade past ~10k entries')
     .default(1000),
+  /** Semantic search (off unless set): an OpenAI-compatible API's base URL, e.g. http://127.0.0.1:11434/v1 (Ollama). */
+  BATON_EMBEDDINGS_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  BATON_EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).optional(),
+  BATON_EMBEDDINGS_KEY: z.string().min(1).optional(),
+  /** Asks the model for vectors of this length (models that support it, e.g. text-embedding-3-*). */
+  BATON_EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
 });
 
 export interface Config {
@@ -51,6 +57,16 @@ export interface Config {
   contextId: string | undefined;
   /** Activity entries per Yjs document. */
   yjsWindow: number;
+  /** The embedding provider for semantic search; undefined when off. */
+  embeddings: EmbeddingsConfig | undefined;
+}
+
+export interface EmbeddingsConfig {
+  /** Base URL of an OpenAI-compatible API (POST {url}/embeddings). */
+  url: string;
+  model: string;
+  key: string | undefined;
+  dimensions: number | undefined;
 }
 
 /** A setting that does not parse; `variable` names it so the CLI can name its flag instead. */
@@ -73,6 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(String(issue?.path[0]), issue?.message ?? 'is invalid');
   }
   const e = parsed.data;
+  if (e.BATON_EMBEDDINGS_URL && !e.BATON_EMBEDDINGS_MODEL) {
+    throw new ConfigError('BATON_EMBEDDINGS_MODEL', 'is required when BATON_EMBEDDINGS_URL is set (e.g. nomic-embed-text)');
+  }
   return {
     dataDir: resolve(e.BATON_DATA ?? '.baton'),
     databaseUrl: e.BATON_DB,
@@ -86,6 +105,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runtime: e.BATON_RUNTIME,
     contextId: e.BATON_CONTEXT,
     yjsWindow: e.BATON_YJS_WINDOW,
+    embeddings:
+      e.BATON_EMBEDDINGS_URL && e.BATON_EMBEDDINGS_MODEL
+        ? {
+            url: e.BATON_EMBEDDINGS_URL,
+            model: e.BATON_EMBEDDINGS_MODEL,
+            key: e.BATON_EMBEDDINGS_KEY,
+            dimensions: e.BATON_EMBEDDINGS_DIMENSIONS,
+          }
+        : undefined,
   };
 }
 

@@ -3,10 +3,12 @@ import { isLoopback } from './config.js';
 import { createApp } from './http/app.js';
 import { listen, type RunningServer } from './http/server.js';
 import { Hub } from './hub/hub.js';
+import type { HubSearchOptions } from './hub/search.js';
 import { type LiveServer, routeUpgrades, startLiveServer } from './live/live-server.js';
 import { onTailAppend } from './live/tail-listener.js';
 import type { Logger } from './log.js';
 import { type McpHttp, mountMcp } from './protocols/mcp/mcp-http.js';
+import { embedderFrom } from './search/embedder.js';
 import { openStore } from './store/open-store.js';
 import type { MigrationProgress, Store } from './store/store.js';
 import { PushDispatcher, type PushDispatcherOptions } from './subscriptions/push-dispatcher.js';
@@ -30,12 +32,13 @@ export interface HubServer {
 }
 
 export type ServeConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'host' | 'port' | 'token' | 'bodyLimit'> &
-  Partial<Pick<Config, 'yjsWindow'>>;
+  Partial<Pick<Config, 'yjsWindow' | 'embeddings'>>;
 
 /** Tuning for tests and benchmarks; production uses the defaults. */
 export interface HubServerOptions {
   yjs?: Omit<YjsServerOptions, 'token' | 'log' | 'window'>;
   push?: Omit<PushDispatcherOptions, 'log'>;
+  search?: Omit<HubSearchOptions, 'embedder' | 'log'>;
 }
 
 /** Opens the store, brings it up to date, and serves every surface on one port. */
@@ -50,7 +53,11 @@ export async function startHubServer(config: ServeConfig, log: Logger, options: 
     await store.close();
     throw error;
   }
-  const hub = new Hub(store);
+  const embedder = embedderFrom(config.embeddings);
+  if (config.embeddings && embedder) {
+    log.info({ url: config.embeddings.url, model: config.embeddings.model, space: embedder.space }, 'semantic search on');
+  }
+  const hub = new Hub(store, { search: { ...options.search, embedder, log } });
   const app = createApp(hub, { bodyLimit: config.bodyLimit, token: config.token, version: VERSION, log });
   // The live tail feeds every in-process listener, so writes on other instances reach them too.
   const live = await startLiveServer(hub, { token: config.token, log });
@@ -74,8 +81,11 @@ export async function startHubServer(config: ServeConfig, log: Logger, options: 
   routeUpgrades(server.http, [live, yjs]);
   const push = new PushDispatcher(hub, live.tail, { ...options.push, log });
   push.start();
-  // Follow appends into the full-text index and backfill what predates it.
-  hub.search.startIndexing((listener) => hub.onAppend(listener));
+  // Follow appends into the full-text index (and embeddings, hearing other instances' appends too); backfill what predates them.
+  hub.search.startIndexing(
+    (listener) => hub.onAppend(listener),
+    (listener) => onTailAppend(live.tail, listener),
+  );
   return {
     url: server.url,
     port: server.port,

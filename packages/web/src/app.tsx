@@ -1,14 +1,15 @@
 import { IdentityMenu } from './identity-menu.js';
 import { Link, useLocation } from './router.js';
+import { contextRoute } from './routes.js';
 import { ContextView, isTab } from './views/context-view.js';
 import { ContextsList } from './views/contexts-list.js';
 
 /** Routes: `/` lists contexts; `/contexts/:id/:tab` shows one context at one tab. */
 export function App() {
   const { path } = useLocation();
-  const match = /^\/contexts\/([^/]+)(?:\/([a-z]+))?\/?$/.exec(path);
-  const contextId = match?.[1] ? decodeURIComponent(match[1]) : null;
-  const tab = match?.[2];
+  const route = contextRoute(path);
+  const contextId = route?.contextId ?? null;
+  const tab = route?.tab;
   return (
     <div className="app">
       <header className="app-header">

@@ -1,3 +1,5 @@
+// First: starts loading the page's data while the modules below are evaluated.
+import './boot.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiProvider } from './api/api-context.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTIVITY_TYPES, KNOWN_PHASES, NOTE_SCOPES, NOTE_TYPES, TURN_DIRECTIONS, URGENCIES } from '../vocabulary.js';
 import { Actor } from './actor.js';
 import { ContentBlock } from './content.js';
 import { Id, Label, Metadata, Name, Seq, Timestamp } from './primitives.js';
@@ -14,33 +15,16 @@ export const VISIBILITIES = ['shared', 'private'] as const;
 export const Visibility = z.enum(VISIBILITIES);
 export type Visibility = z.infer<typeof Visibility>;
 
-export const TURN_DIRECTIONS = ['prompt', 'response'] as const;
 export const TurnDirection = z.enum(TURN_DIRECTIONS);
 
-/** Phases named by the design; any other string is allowed too. */
-export const KNOWN_PHASES = ['plan', 'review', 'execute', 'verify', 'revision', 'critique', 'adjudicate'] as const;
-
-export const ACTIVITY_TYPES = [
-  'agent_action',
-  'system_event',
-  'human_feedback',
-  'milestone',
-  'blocker',
-  'decision',
-  'context_import',
-] as const;
 export const ActivityType = z.enum(ACTIVITY_TYPES);
 export type ActivityType = z.infer<typeof ActivityType>;
 
-export const NOTE_TYPES = ['discovery', 'decision', 'status', 'request', 'alert'] as const;
 export const NoteType = z.enum(NOTE_TYPES);
 export type NoteType = z.infer<typeof NoteType>;
 
-export const NOTE_SCOPES = ['task', 'thread', 'space', 'global'] as const;
 export const NoteScope = z.enum(NOTE_SCOPES);
 
-/** Ordered from least to most pressing. */
-export const URGENCIES = ['background', 'attention', 'blocking'] as const;
 export const Urgency = z.enum(URGENCIES);
 export type Urgency = z.infer<typeof Urgency>;
 
@@ -221,6 +205,12 @@ export const EventQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   /** The last N matching events, in ascending order. */
   tail: z.coerce.number().int().min(1).max(1000).optional(),
+  /**
+   * Cut each event's content to about this many characters (a preview for
+   * lists); the page's `cut` names the events cut. GET /events/:id has the
+   * full event.
+   */
+  preview: z.coerce.number().int().min(1).max(1_000_000).optional(),
 });
 export type EventQuery = z.infer<typeof EventQuery>;
 export type EventQueryInput = z.input<typeof EventQuery>;
@@ -233,6 +223,12 @@ export const EventPage = z.strictObject({
   prevBefore: z.number().int().positive().nullable(),
   /** More events exist in the direction of paging. */
   hasMore: z.boolean(),
+  /**
+   * With `preview`: the events whose content was cut, with the full content's
+   * size: characters and lines of its text, tool inputs and data counted as
+   * indented JSON, images as their base64 characters.
+   */
+  cut: z.array(z.strictObject({ id: Id, chars: z.number().int().nonnegative(), lines: z.number().int().positive() })).optional(),
 });
 export type EventPage = z.infer<typeof EventPage>;
 
@@ -242,3 +238,5 @@ export const ResolveInput = z.strictObject({
   message: z.string().max(100_000).optional(),
 });
 export const ConsumeInput = ResolveInput;
+
+export { ACTIVITY_TYPES, KNOWN_PHASES, NOTE_SCOPES, NOTE_TYPES, TURN_DIRECTIONS, URGENCIES };

@@ -1,23 +1,11 @@
 import { z } from 'zod';
 import { BatonError } from '../errors.js';
+import { isTerminalState, TASK_STATES, TERMINAL_TASK_STATES } from '../vocabulary.js';
 import { ContentBlock } from './content.js';
 import { Id, Label, LongText, Metadata, Name, Timestamp } from './primitives.js';
 
-/** The eight A2A task states. */
-export const TASK_STATES = [
-  'submitted',
-  'working',
-  'input-required',
-  'auth-required',
-  'completed',
-  'failed',
-  'canceled',
-  'rejected',
-] as const;
 export const TaskState = z.enum(TASK_STATES);
 export type TaskState = z.infer<typeof TaskState>;
-
-export const TERMINAL_TASK_STATES: ReadonlySet<TaskState> = new Set(['completed', 'failed', 'canceled', 'rejected']);
 
 /**
  * Legal moves between states. Terminal states are final (A2A: a task in a
@@ -33,10 +21,6 @@ const TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
   canceled: [],
   rejected: [],
 };
-
-export function isTerminalState(state: TaskState): boolean {
-  return TERMINAL_TASK_STATES.has(state);
-}
 
 export function canTransition(from: TaskState, to: TaskState): boolean {
   return TRANSITIONS[from].includes(to);
@@ -116,3 +100,5 @@ export const TaskQuery = z.strictObject({
   cursor: z.string().max(512).optional(),
 });
 export type TaskQuery = z.infer<typeof TaskQuery>;
+
+export { isTerminalState, TASK_STATES, TERMINAL_TASK_STATES };

@@ -1,5 +1,5 @@
-import { BatonError, type SearchHit } from '@baton/core';
-import { Command, InvalidArgumentError } from 'commander';
+import { BatonError, SEARCH_MODES, type SearchHit, type SearchMode } from '@baton/core';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import pc from 'picocolors';
 import { BatonClient } from '../client/baton-client.js';
 import { loadConfig } from '../config.js';
@@ -23,6 +23,7 @@ interface SearchFlags {
   since?: string;
   until?: string;
   limit?: number;
+  mode?: SearchMode;
   json?: boolean;
 }
 
@@ -38,7 +39,9 @@ export function formatHit(hit: SearchHit, color: boolean): string {
 
 export function searchCommand(): Command {
   return new Command('search')
-    .description('full-text search over the timeline, in any language (words must all occur; "quoted words" in order)')
+    .description(
+      'search the timeline in any language: full text (words must all occur; "quoted words" in order), or by meaning on a hub with embeddings',
+    )
     .argument('<query...>', 'the words to find')
     .option('--url <url>', 'the hub (env BATON_URL, default http://127.0.0.1:7337)')
     .option('--token <token>', 'bearer token (env BATON_TOKEN)')
@@ -50,6 +53,12 @@ export function searchCommand(): Command {
     .option('--since <time>', 'only events at or after this ISO time')
     .option('--until <time>', 'only events before this ISO time')
     .option('-n, --limit <n>', 'at most this many hits (default 20)', limit)
+    .addOption(
+      new Option(
+        '-m, --mode <mode>',
+        'text, semantic (by meaning) or hybrid (both); default hybrid on a hub with embeddings, else text',
+      ).choices(SEARCH_MODES),
+    )
     .option('--json', 'print the result as JSON')
     .action(async (words: string[], flags: SearchFlags) => {
       const config = loadConfig();
@@ -69,6 +78,7 @@ export function searchCommand(): Command {
           ...(flags.since ? { since: flags.since } : {}),
           ...(flags.until ? { until: flags.until } : {}),
           ...(flags.limit ? { limit: flags.limit } : {}),
+          ...(flags.mode ? { mode: flags.mode } : {}),
         });
         if (flags.json) {
           process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -76,8 +86,16 @@ export function searchCommand(): Command {
         }
         const color = process.stdout.isTTY === true && pc.isColorSupported;
         for (const hit of result.hits) process.stdout.write(`${formatHit(hit, color)}\n`);
-        const note = result.index.complete ? '' : ` (index catching up: ${result.index.indexedSeq} of ${result.index.headSeq} events)`;
-        process.stderr.write(`${result.hits.length} hit${result.hits.length === 1 ? '' : 's'}${note}\n`);
+        const notes = [result.mode === 'text' ? '' : ` (${result.mode})`];
+        if (!result.index.complete) notes.push(` (index catching up: ${result.index.indexedSeq} of ${result.index.headSeq} events)`);
+        const vectors = result.semantic.index;
+        if (result.semantic.status === 'used' && vectors && !vectors.complete) {
+          notes.push(` (embeddings cover events ${vectors.fromSeq + 1}–${vectors.indexedSeq} of ${vectors.headSeq})`);
+        }
+        if (result.semantic.status === 'unavailable') {
+          notes.push(`\nsemantic search unavailable, full-text hits only: ${result.semantic.reason ?? 'the embedding provider failed'}`);
+        }
+        process.stderr.write(`${result.hits.length} hit${result.hits.length === 1 ? '' : 's'}${notes.join('')}\n`);
         if (result.hits.length === 0) process.exitCode = 1;
       } catch (error) {
         const message = error instanceof BatonError ? error.message : String(error);

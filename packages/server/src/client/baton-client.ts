@@ -15,6 +15,7 @@ import {
   type NewRuntimeInput,
   type NewTaskInput,
   type Runtime,
+  type SearchMode,
   type SearchResult,
   type SharedContext,
   type StateEntry,
@@ -33,6 +34,8 @@ export interface SearchOptions {
   since?: string;
   until?: string;
   limit?: number;
+  /** text, hybrid or semantic; the hub's default (hybrid with embeddings, else text) when left out. */
+  mode?: SearchMode;
 }
 
 /** The shared context as the hub answers it: the budgeted parts, the rendering, and whose runtime it was cut for. */
@@ -170,6 +173,12 @@ export class BatonClient {
   }
   putState(key: string, value: unknown): Promise<StateEntry> {
     return this.#request('POST', `/api/v1/state/${enc(key)}`, { value });
+  }
+  getState(key: string): Promise<StateEntry> {
+    return this.#request('GET', `/api/v1/state/${enc(key)}`);
+  }
+  async deleteState(key: string): Promise<void> {
+    await this.#request('DELETE', `/api/v1/state/${enc(key)}`);
   }
 
   async #request<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -18,16 +18,19 @@ import type { DeleteCounts, Store, StoredArtifact, StoreWriter } from '../store/
 import { AppendBatcher, type AppendResult } from './append-batcher.js';
 import { authorize, type Caller, viewerKey } from './caller.js';
 import { HubCheckpoints } from './checkpoints.js';
+import { previewEvents } from './content-preview.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { HubHandoff } from './handoff.js';
 import { newId as defaultNewId } from './ids.js';
 import { prepareEvents } from './prepare-event.js';
-import { HubSearch } from './search.js';
+import { HubSearch, type HubSearchOptions } from './search.js';
 import { HubTasks } from './tasks.js';
 
 export interface HubOptions {
   now?: () => number;
   newId?: () => string;
+  /** Semantic search (an embedding provider) and its tuning; full-text only when absent. */
+  search?: HubSearchOptions;
 }
 
 export type AppendListener = (events: readonly Event[]) => void;
@@ -58,7 +61,7 @@ export class Hub {
     this.#now = options.now ?? Date.now;
     this.#newId = options.newId ?? defaultNewId;
     this.#appends = new AppendBatcher(store, this.#now);
-    this.search = new HubSearch(store);
+    this.search = new HubSearch(store, options.search);
     this.handoff = new HubHandoff(this, this.#now);
     const deps = { store, now: this.#now, newId: this.#newId, publish: (events: readonly Event[]) => this.#publish(events) };
     this.#tasks = new HubTasks(deps);
@@ -223,12 +226,13 @@ export class Hub {
     const hasMore = rows.length > size;
     const events = rows.slice(0, size);
     if (backwards) events.reverse();
-    return {
+    const page = {
       events,
       nextAfter: events.at(-1)?.seq ?? q.after ?? 0,
       prevBefore: events[0]?.seq ?? null,
       hasMore,
     };
+    return q.preview === undefined ? page : { ...page, ...previewEvents(events, q.preview) };
   }
 
   // ── projections: blockers and notes ─────────────────────────────────────

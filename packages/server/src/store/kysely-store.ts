@@ -11,6 +11,7 @@ import type {
   ContextFilter,
   DeleteCounts,
   EventFilter,
+  EventVector,
   MigrationProgress,
   MigrationReport,
   SearchDocument,
@@ -21,8 +22,10 @@ import type {
   StoredSubscription,
   StoreWriter,
   TaskFilter,
+  VectorSearchFilter,
 } from './store.js';
 import * as subscriptions from './subscription-queries.js';
+import * as vectors from './vector-queries.js';
 import * as yjs from './yjs-queries.js';
 
 /** Rows per INSERT statement: under SQLite's and PostgreSQL's bound-parameter limits. */
@@ -152,6 +155,12 @@ export class KyselyStore implements Store {
   }
   searchProgress() {
     return search.searchProgress(this.#reader);
+  }
+  searchVectors(query: VectorSearchFilter) {
+    return vectors.searchVectors(this.#reader, query);
+  }
+  embeddingProgress(space: string) {
+    return vectors.embeddingProgress(this.#reader, space);
   }
   getRuntime(id: string) {
     return handoff.getRuntime(this.#reader, id);
@@ -287,6 +296,21 @@ class KyselyWriter implements StoreWriter {
 
   indexEvents(docs: readonly SearchDocument[], upToSeq: number) {
     return search.indexEvents(this.trx, this.dialect, docs, upToSeq);
+  }
+  claimEmbedding(space: string, owner: string, now: number, until: number) {
+    return vectors.claimEmbedding(this.trx, space, owner, now, until);
+  }
+  releaseEmbedding(space: string, owner: string) {
+    return vectors.releaseEmbedding(this.trx, space, owner);
+  }
+  storeVectors(space: string, range: { afterSeq: number; upToSeq: number }, rows: readonly EventVector[], now: number) {
+    return vectors.storeVectors(this.trx, space, range, rows, now);
+  }
+  resetEmbedding(space: string) {
+    return vectors.resetEmbedding(this.trx, space);
+  }
+  dropOtherEmbeddings(space: string) {
+    return vectors.dropOtherEmbeddings(this.trx, space);
   }
   putRuntime(runtime: Runtime) {
     return handoff.putRuntime(this.trx, runtime);

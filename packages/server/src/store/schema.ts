@@ -113,6 +113,29 @@ export interface YjsUpdatesTable {
   data: Uint8Array;
 }
 
+/** One embedded passage of an event (migration 005). */
+export interface EventVectorsTable {
+  seq: number;
+  /** The passage's index within the event's text (search/passages.ts). */
+  chunk: number;
+  /** The model (and dimensions) that made the vector. */
+  space: string;
+  /** Little-endian float32, unit length. */
+  vector: Uint8Array;
+}
+
+/** Which events a vector space covers, and who may embed more. */
+export interface EmbeddingSpacesTable {
+  space: string;
+  dims: number | null;
+  /** Every event in (low_seq, high_seq] is embedded. */
+  low_seq: number;
+  high_seq: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  updated_at: number;
+}
+
 export interface Database {
   contexts: ContextsTable;
   tasks: TasksTable;
@@ -123,4 +146,6 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   yjs_docs: YjsDocsTable;
   yjs_updates: YjsUpdatesTable;
+  event_vectors: EventVectorsTable;
+  embedding_spaces: EmbeddingSpacesTable;
 }

@@ -22,7 +22,7 @@ type Db = Kysely<Database>;
 const CHUNK_BITS = 10;
 const ROWS_PER_INSERT = 200;
 
-const EVENT_SELECT = sql.raw(
+export const EVENT_SELECT = sql.raw(
   'e.seq, e.id, e.context_id, e.kind, e.type, e.direction, e.phase, e.round, e.step_id, e.actor_id, e.task_id, e.parent_id, e.created_at, e.body, e.projection',
 );
 
@@ -46,7 +46,8 @@ function tsvectorLiteral(tokens: readonly string[]): string {
   return Array.from(positions, ([token, list]) => `'${token}':${list.join(',')}`).join(' ');
 }
 
-function filters(f: SearchFilter): RawBuilder<unknown>[] {
+/** SQL conditions on `e` (events) for a search's filters; shared with vector search. */
+export function filters(f: Omit<SearchFilter, 'terms' | 'limit'>): RawBuilder<unknown>[] {
   const out: RawBuilder<unknown>[] = [];
   const list = (values: readonly (string | number)[]) => sql.join(values.map((v) => sql`${v}`));
   if (f.contextIds?.length) out.push(sql`e.context_id IN (${list(f.contextIds)})`);

@@ -53,6 +53,14 @@ export interface Store {
   searchEvents(query: SearchFilter): Promise<SearchHitRow[]>;
   /** How far the search index has caught up with the event log. */
   searchProgress(): Promise<SearchProgress>;
+  /**
+   * The events nearest to `query.vector` by cosine similarity (migration 005),
+   * best first, one hit per event (its best passage). Brute force: every
+   * vector of the space that passes the filters is read and scored.
+   */
+  searchVectors(query: VectorSearchFilter): Promise<SearchHitRow[]>;
+  /** Which events the vectors of `space` cover (all zeros before the first claim). */
+  embeddingProgress(space: string): Promise<EmbeddingProgress>;
   getRuntime(id: string): Promise<Runtime | undefined>;
   listRuntimes(): Promise<Runtime[]>;
   getState(key: string): Promise<StateEntry | undefined>;
@@ -95,6 +103,32 @@ export interface StoreWriter {
 
   /** Adds index rows for events above the search watermark and moves it to `upToSeq`; returns rows added. */
   indexEvents(docs: readonly SearchDocument[], upToSeq: number): Promise<number>;
+  /**
+   * Takes or renews, until `until`, the lease to embed events into `space`
+   * when it is free, expired at `now`, or already `owner`'s, and returns the
+   * space's coverage; null while another owner holds it. A space claimed for
+   * the first time starts empty at the newest seq: new events are embedded
+   * upward from there, older ones backfilled downward.
+   */
+  claimEmbedding(space: string, owner: string, now: number, until: number): Promise<EmbeddingProgress | null>;
+  releaseEmbedding(space: string, owner: string): Promise<void>;
+  /**
+   * Stores the vectors of the events in (`afterSeq`, `upToSeq`] and extends
+   * the space's coverage by that range, when it borders the coverage (just
+   * above or just below); drops other spaces' vectors in the range. Returns
+   * the rows added, or null when the range no longer borders the coverage
+   * (another instance stored it first): nothing is written then.
+   */
+  storeVectors(
+    space: string,
+    range: { afterSeq: number; upToSeq: number },
+    vectors: readonly EventVector[],
+    now: number,
+  ): Promise<number | null>;
+  /** Forgets a space's vectors and coverage, e.g. when its model changed length. */
+  resetEmbedding(space: string): Promise<void>;
+  /** Forgets every space but `space` with its vectors; returns the spaces dropped. */
+  dropOtherEmbeddings(space: string): Promise<number>;
   putRuntime(runtime: Runtime): Promise<void>;
   deleteRuntime(id: string): Promise<boolean>;
   putState(entry: StateEntry): Promise<void>;
@@ -271,6 +305,32 @@ export interface SearchProgress {
 export interface SearchDocument {
   seq: number;
   chunks: readonly (readonly string[])[];
+}
+
+/** Filters of a vector search: as in SearchFilter, with a query vector in place of words. */
+export interface VectorSearchFilter extends Omit<SearchFilter, 'terms'> {
+  space: string;
+  /** Unit length. Stored vectors of another length are skipped. */
+  vector: Float32Array;
+}
+
+/** One embedded passage of an event. */
+export interface EventVector {
+  seq: number;
+  /** The passage's index within the event (search/passages.ts). */
+  chunk: number;
+  /** Unit length. */
+  vector: Float32Array;
+}
+
+/** Which events a vector space covers: every one in (fromSeq, indexedSeq]. */
+export interface EmbeddingProgress {
+  fromSeq: number;
+  indexedSeq: number;
+  /** The newest seq assigned. */
+  headSeq: number;
+  /** Vector length, once the first vectors are stored. */
+  dims: number | null;
 }
 
 /** State entries of these (scope, owner) pairs. */

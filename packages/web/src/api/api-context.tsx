@@ -1,5 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
-import { type Identity, loadIdentity, saveIdentity } from './identity.js';
+import { bootIdentity } from '../boot.js';
+import { type Identity, saveIdentity } from './identity.js';
 import { RestApi } from './rest.js';
 
 interface ApiValue {
@@ -12,7 +13,7 @@ const ApiContext = createContext<ApiValue | null>(null);
 
 /** Holds the person's identity and the REST client built on it. */
 export function ApiProvider({ children }: { children: ReactNode }) {
-  const [identity, setIdentityState] = useState<Identity>(loadIdentity);
+  const [identity, setIdentityState] = useState<Identity>(bootIdentity);
   const current = useRef(identity);
   current.current = identity;
   const api = useMemo(() => new RestApi(() => current.current), []);

@@ -68,6 +68,10 @@ export class RestApi {
     return this.#request<EventPage>('GET', `/contexts/${encodeURIComponent(contextId)}/events`, { query, ...(signal ? { signal } : {}) });
   }
 
+  getEvent(id: string, signal?: AbortSignal) {
+    return this.#request<Event>('GET', `/events/${encodeURIComponent(id)}`, signal ? { signal } : {});
+  }
+
   appendEvent(contextId: string, event: Record<string, unknown>) {
     return this.#request<Event>('POST', `/contexts/${encodeURIComponent(contextId)}/events`, { body: event });
   }

@@ -48,6 +48,9 @@ const marked = new Marked({
   },
 });
 
+// One configuration for every call: sanitize() otherwise rebuilds its allow-lists each time.
+DOMPurify.setConfig({});
+
 /** Past this size markdown parsing stalls the page; such content is shown as plain text. */
 export const MARKDOWN_LIMIT = 512 * 1024;
 

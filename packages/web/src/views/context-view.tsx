@@ -1,6 +1,5 @@
 import type { Context } from '@baton/core';
 import { useEffect, useState } from 'react';
-import { useApi } from '../api/api-context.js';
 import { Link } from '../router.js';
 import { TimelineContext, useTimelineOf } from '../state/use-timeline.js';
 import { ActivityTab } from './activity/activity-tab.js';
@@ -28,14 +27,13 @@ const LABELS: Record<Tab, string> = {
 
 /** One context: its header and six tabs, each at its own URL (`/contexts/:id/:tab`). */
 export function ContextView({ contextId, tab }: { contextId: string; tab: Tab }) {
-  const { api } = useApi();
   const timeline = useTimelineOf(contextId);
   const [context, setContext] = useState<Context | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    api.getContext(contextId).then(setContext, (err: Error) => setError(err.message));
-  }, [api, contextId]);
+    timeline.context().then(setContext, (err: Error) => setError(err.message));
+  }, [timeline]);
 
   useEffect(() => {
     document.title = context ? `${context.title || context.id} · ${LABELS[tab]} · baton` : 'baton';

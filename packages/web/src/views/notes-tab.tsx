@@ -1,4 +1,4 @@
-import { type Event, NOTE_SCOPES, type NoteEvent, URGENCIES, type Urgency } from '@baton/core';
+import type { Event, NoteEvent, Urgency } from '@baton/core';
 import { type CSSProperties, useEffect, useMemo, useState } from 'react';
 import { useApi } from '../api/api-context.js';
 import { useQueryParam } from '../router.js';
@@ -6,7 +6,9 @@ import { useTimeline } from '../state/use-timeline.js';
 import { Chips, formatSelection, parseSelection } from '../ui/chips.js';
 import { hueOf } from '../ui/colors.js';
 import { actorLabel, formatTime, titleCase } from '../ui/format.js';
+import { NOTE_SCOPES, URGENCIES } from '../ui/vocabulary.js';
 import { ContentBlocks } from './conversations/content-blocks.js';
+import { ShowFull } from './show-full.js';
 
 function isNote(event: Event): event is NoteEvent {
   return event.kind === 'note';
@@ -81,7 +83,7 @@ export function NotesTab() {
 
 function NoteCard({ note }: { note: NoteEvent }) {
   const { api } = useApi();
-  const { timeline } = useTimeline();
+  const { timeline, snapshot } = useTimeline();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const consume = async () => {
@@ -117,6 +119,7 @@ function NoteCard({ note }: { note: NoteEvent }) {
       </header>
       {note.summary && <p className="note-summary">{note.summary}</p>}
       <ContentBlocks blocks={note.content} />
+      <ShowFull id={note.id} cut={snapshot.cut.get(note.id)} timeline={timeline} />
       <footer className="activity-actions">
         {note.expiresAt && <span className="muted">expires {formatTime(note.expiresAt)}</span>}
         {note.consumed && note.consumedBy ? (

@@ -1,4 +1,4 @@
-import { TASK_STATES, type Task, type TaskState, TERMINAL_TASK_STATES } from '@baton/core';
+import type { Task, TaskState } from '@baton/core';
 import { type CSSProperties, useMemo } from 'react';
 import { useApi } from '../api/api-context.js';
 import { batonOp } from '../state/ops.js';
@@ -6,6 +6,7 @@ import { useResource } from '../state/use-resource.js';
 import { useTimeline } from '../state/use-timeline.js';
 import { formatRelative, titleCase } from '../ui/format.js';
 import { Markdown } from '../ui/markdown.js';
+import { TASK_STATES, TERMINAL_TASK_STATES } from '../ui/vocabulary.js';
 
 /** Active states first, then the terminal ones. */
 const ORDER: readonly TaskState[] = [

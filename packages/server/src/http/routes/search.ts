@@ -6,7 +6,8 @@ export const searchRoutes: RouteSpec[] = [
     method: 'get',
     path: '/search',
     operationId: 'search',
-    summary: 'Full-text search over the timeline in any script, ranked (higher score is better), each hit with a «highlighted» snippet',
+    summary:
+      'Search the timeline in any script: full text, or with embeddings on, semantic or hybrid (`mode`); ranked (higher score is better), each hit with a «highlighted» snippet',
     tag: 'search',
     query: SearchQuery,
     response: SearchResult,

@@ -9,6 +9,7 @@ import type {
   NewContextInput,
   NewEventInput,
   NewTaskInput,
+  SearchMode,
   SearchResult,
   Task,
   TaskState,
@@ -27,6 +28,7 @@ export interface SearchParams {
   since?: string;
   until?: string;
   limit?: number;
+  mode?: SearchMode;
 }
 
 /** A change to a task as the MCP tools send it (the hub validates it). */
@@ -65,7 +67,7 @@ export interface McpBackend {
   getTask(id: string): Promise<Task>;
   listTasks(contextId: string, query: { state?: string; limit?: number }): Promise<{ tasks: Task[]; nextCursor: string | null }>;
   updateTask(id: string, change: TaskChange): Promise<Task>;
-  /** Full-text search; query values in the REST query form (lists comma-separated). */
+  /** Full-text, semantic or hybrid search; query values in the REST query form (lists comma-separated). */
   search(query: SearchParams): Promise<SearchResult>;
   /** The token-budgeted shared context of a context, rendered for this identity's runtime unless `format` says otherwise. */
   sharedContext(contextId: string, query: { tokenBudget?: number; format?: ContextFormat }): Promise<SharedContextResult>;

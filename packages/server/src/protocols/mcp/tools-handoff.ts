@@ -5,6 +5,7 @@ import {
   Id,
   Name,
   NoteType,
+  SearchMode,
   SearchResult,
   SharedContextResponse,
   Timestamp,
@@ -41,6 +42,9 @@ export const ContextSearchInput = z.strictObject({
   since: Timestamp.optional().describe('Only events at or after this time (ISO 8601)'),
   until: Timestamp.optional().describe('Only events before this time (ISO 8601)'),
   limit: z.number().int().min(1).max(100).optional().describe('At most this many hits (default 20)'),
+  mode: SearchMode.optional().describe(
+    'text: every word must occur. semantic: related meaning, no shared words needed. hybrid: both, fused. Default: hybrid when the hub has embeddings, else text (semantic and hybrid need them)',
+  ),
 });
 
 export const ContextSearchOutput = SearchResult.extend({
@@ -50,7 +54,7 @@ export const ContextSearchOutput = SearchResult.extend({
 export const contextSearch = tool({
   title: 'Search the timeline',
   description:
-    'Full-text search over what every agent and human wrote (turns, activity, notes), in any language including Chinese, Japanese and Arabic. Hits are ranked best first, each with a score and a snippet where matched words are wrapped in « ».',
+    'Search what every agent and human wrote (turns, activity, notes), in any language including Chinese, Japanese and Arabic: full text, and on a hub with embeddings also by meaning (mode hybrid, its default there, or semantic). Hits are ranked best first, each with a score and a snippet where matched words are wrapped in « ».',
   input: ContextSearchInput,
   output: ContextSearchOutput,
   annotations: READ,
@@ -66,6 +70,7 @@ export const contextSearch = tool({
       since: args.since,
       until: args.until,
       limit: args.limit,
+      mode: args.mode,
     };
     const defined = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as typeof query & { q: string };
     const result = await session.backend().search(defined);
@@ -73,9 +78,14 @@ export const contextSearch = tool({
       (h, i) =>
         `${i + 1}. [${h.event.contextId} #${h.event.seq} ${h.event.kind}, ${h.event.actor.id}, score ${h.score.toFixed(3)}] ${h.snippet}`,
     );
-    const head = `${result.hits.length} hit${result.hits.length === 1 ? '' : 's'} for ${JSON.stringify(args.query)}${
-      result.index.complete ? '' : ` (index catching up: ${result.index.indexedSeq}/${result.index.headSeq} events)`
-    }`;
+    const notes = [
+      result.index.complete ? '' : ` (index catching up: ${result.index.indexedSeq}/${result.index.headSeq} events)`,
+      result.semantic.status === 'unavailable'
+        ? ` (semantic search unavailable, full text only: ${result.semantic.reason ?? 'provider failed'})`
+        : '',
+      result.semantic.status === 'used' && result.semantic.index && !result.semantic.index.complete ? ' (embeddings catching up)' : '',
+    ].join('');
+    const head = `${result.hits.length} hit${result.hits.length === 1 ? '' : 's'} for ${JSON.stringify(args.query)}${result.mode === 'text' ? '' : ` (${result.mode})`}${notes}`;
     return { structured: result, text: [head, ...lines].join('\n') };
   },
 });

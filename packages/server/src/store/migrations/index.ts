@@ -3,6 +3,7 @@ import * as timeline from './001-timeline.js';
 import * as checkpoints from './002-checkpoints.js';
 import * as subscriptionsYjs from './003-subscriptions-yjs.js';
 import * as search from './004-search.js';
+import * as embeddings from './005-embeddings.js';
 
 /**
  * The one migration set both stores run, in order. Add a file, never edit a
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '002-checkpoints': checkpoints,
   '003-subscriptions-yjs': subscriptionsYjs,
   '004-search': search,
+  '005-embeddings': embeddings,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,14 +1,26 @@
 import type { ActivityEvent, Event } from '@baton/core';
 import { type CSSProperties, useState } from 'react';
 import { useApi } from '../../api/api-context.js';
-import type { Timeline } from '../../state/timeline.js';
+import type { ContentCut, Timeline } from '../../state/timeline.js';
 import { hueOf } from '../../ui/colors.js';
 import { actorLabel, formatTime, titleCase } from '../../ui/format.js';
 import { ContentBlocks } from '../conversations/content-blocks.js';
+import { ShowFull } from '../show-full.js';
 import { FeedbackForm } from './feedback-form.js';
 
 /** One entry of the activity feed; blockers stand out and can be resolved, any entry can get feedback. */
-export function ActivityItem({ event, timeline, refersTo }: { event: ActivityEvent; timeline: Timeline; refersTo: Event | undefined }) {
+export function ActivityItem({
+  event,
+  timeline,
+  refersTo,
+  cut,
+}: {
+  event: ActivityEvent;
+  timeline: Timeline;
+  refersTo: Event | undefined;
+  /** Set when the entry was listed with its content cut to a preview. */
+  cut: ContentCut | undefined;
+}) {
   const { api } = useApi();
   const [replying, setReplying] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -52,6 +64,7 @@ export function ActivityItem({ event, timeline, refersTo }: { event: ActivityEve
         </p>
       )}
       <ContentBlocks blocks={event.content} />
+      <ShowFull id={event.id} cut={cut} timeline={timeline} />
       {event.activityType === 'blocker' && event.resolved && event.resolvedBy && (
         <p className="resolved">
           Resolved by {actorLabel(event.resolvedBy.actor)} · {formatTime(event.resolvedBy.at)}

@@ -1,10 +1,11 @@
-import { ACTIVITY_TYPES, type ActivityEvent, type Event } from '@baton/core';
+import type { ActivityEvent, Event } from '@baton/core';
 import { useId, useMemo, useState } from 'react';
 import { useQueryParam } from '../../router.js';
 import { useTimeline } from '../../state/use-timeline.js';
 import { Chips, formatSelection, parseSelection } from '../../ui/chips.js';
 import { hueOf } from '../../ui/colors.js';
 import { actorLabel, titleCase } from '../../ui/format.js';
+import { ACTIVITY_TYPES } from '../../ui/vocabulary.js';
 import { ActivityItem } from './activity-item.js';
 import { FeedbackForm } from './feedback-form.js';
 
@@ -80,7 +81,7 @@ export function ActivityTab() {
           <section className="open-blockers" aria-label="Open blockers">
             <h3>Open blockers ({openBlockers.length})</h3>
             {openBlockers.map((b) => (
-              <ActivityItem key={b.id} event={b} timeline={timeline} refersTo={refersTo(b)} />
+              <ActivityItem key={b.id} event={b} timeline={timeline} refersTo={refersTo(b)} cut={snapshot.cut.get(b.id)} />
             ))}
           </section>
         )}
@@ -88,7 +89,7 @@ export function ActivityTab() {
         <ol className="feed" aria-label="Activity feed">
           {feed.slice(0, shown).map((a) => (
             <li key={a.id}>
-              <ActivityItem event={a} timeline={timeline} refersTo={refersTo(a)} />
+              <ActivityItem event={a} timeline={timeline} refersTo={refersTo(a)} cut={snapshot.cut.get(a.id)} />
             </li>
           ))}
         </ol>

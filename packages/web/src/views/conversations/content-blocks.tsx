@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@baton/core';
+import { blockText } from '@baton/core/plain';
 import { JsonBlock, Markdown } from '../../ui/markdown.js';
-import { blockText } from './turns.js';
 
 /**
  * Content blocks, each kind shown distinctly (DESIGN §1: tool calls, results

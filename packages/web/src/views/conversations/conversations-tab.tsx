@@ -1,14 +1,13 @@
-import type { Context, TurnEvent } from '@baton/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { type CSSProperties, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import type { Context, Event, TurnEvent } from '@baton/core';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useQueryParam } from '../../router.js';
+import type { Timeline } from '../../state/timeline.js';
 import { useTimeline } from '../../state/use-timeline.js';
 import { Chips, formatSelection, parseSelection } from '../../ui/chips.js';
 import { phaseHue } from '../../ui/colors.js';
 import { SearchBox } from '../../ui/search-box.js';
-import { TurnCard } from './turn-card.js';
+import { TurnList } from './turn-list.js';
 import {
-  estimateRowHeight,
   groupRows,
   isTurn,
   matchesSearch,
@@ -28,31 +27,51 @@ function toggle(set: ReadonlySet<string>, id: string, on: boolean): ReadonlySet<
   return next;
 }
 
+/** How many cut turns "Copy whole thread" loads at once. */
+const FULL_LOADS = 4;
+
+/** The given turns with their whole content, loading those listed cut (a few at a time). */
+async function wholeTurns(timeline: Timeline, turns: readonly TurnEvent[]): Promise<TurnEvent[]> {
+  const cut = timeline.getSnapshot().cut;
+  const wanted = turns.filter((t) => cut.has(t.id));
+  const whole = new Map<string, Event>();
+  let next = 0;
+  const worker = async () => {
+    for (let turn = wanted[next++]; turn; turn = wanted[next++]) whole.set(turn.id, await timeline.full(turn.id));
+  };
+  await Promise.all(Array.from({ length: Math.min(FULL_LOADS, wanted.length) }, worker));
+  return turns.map((t) => (whole.get(t.id) as TurnEvent | undefined) ?? t);
+}
+
 /**
  * The Conversations tab (reference/003): every prompt and response of the
  * context, grouped by phase in time order, filtered by phase chips and a
  * search over content and speaker, in a virtualized list so a 10,000-turn
  * thread with a 5 MB turn stays responsive. Filters live in the URL.
  *
+ * Turns are loaded with their content cut to a preview (state/timeline.ts
+ * PREVIEW_CHARS); "Show full" and the copy actions load a cut turn whole.
+ *
  * Search runs in the browser over the loaded turns (substring of content and
- * speaker); threads over SERVER_SEARCH_THRESHOLD turns ask the hub's
- * full-text index instead (GET /search), falling back to the browser if it
- * cannot answer.
+ * speaker); threads over SERVER_SEARCH_THRESHOLD turns, or holding turns cut
+ * to a preview, ask the hub's full-text index instead (GET /search), falling
+ * back to the browser if it cannot answer.
  */
 export function ConversationsTab({ context }: { context: Context }) {
-  const { snapshot } = useTimeline();
+  const { timeline, snapshot } = useTimeline();
   const [phasesParam, setPhasesParam] = useQueryParam('phases');
   const [query, setQuery] = useQueryParam('q');
   const deferredQuery = useDeferredValue(query);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [full, setFull] = useState<ReadonlySet<string>>(new Set());
   const [status, setStatus] = useState('');
-  const [flash, setFlash] = useState<string | null>(null);
 
   const turns = useMemo(() => snapshot.events.filter(isTurn), [snapshot.events]);
   const options = useMemo(() => phaseOptions(turns), [turns]);
   const selected = useMemo(() => parseSelection(phasesParam), [phasesParam]);
-  const onServer = turns.length > SERVER_SEARCH_THRESHOLD;
+  // Turns listed as previews hold only the start of their content: the server's index searches all of it.
+  const anyCut = useMemo(() => turns.some((t) => snapshot.cut.has(t.id)), [turns, snapshot.cut]);
+  const onServer = turns.length > SERVER_SEARCH_THRESHOLD || anyCut;
   const server = useServerSearch(context.id, onServer ? deferredQuery : '');
   const visible = useMemo(() => {
     const ids = server.ids;
@@ -64,18 +83,6 @@ export function ConversationsTab({ context }: { context: Context }) {
   }, [turns, selected, deferredQuery, server.ids]);
   const rows = useMemo(() => groupRows(visible), [visible]);
 
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => estimateRowHeight(rows[i]),
-    getItemKey: (i) => {
-      const row = rows[i];
-      return row?.type === 'turn' ? row.turn.id : `group:${row?.phase ?? i}`;
-    },
-    overscan: 4,
-  });
-
   const copy = useCallback(async (text: string, what: string) => {
     try {
       await navigator.clipboard.writeText(text);
@@ -85,29 +92,51 @@ export function ConversationsTab({ context }: { context: Context }) {
     }
   }, []);
 
-  const jumpTo = useCallback(
-    (id: string) => {
-      const index = rows.findIndex((r) => r.type === 'turn' && r.turn.id === id);
-      if (index === -1) {
-        setStatus('That turn is hidden by the current filters');
-        return;
-      }
-      virtualizer.scrollToIndex(index, { align: 'start' });
-      setFlash(id);
-    },
-    [rows, virtualizer],
-  );
-  useEffect(() => {
-    if (!flash) return;
-    const timer = setTimeout(() => setFlash(null), 1600);
-    return () => clearTimeout(timer);
-  }, [flash]);
-
   const toggleCollapsed = useCallback((turn: TurnEvent) => setCollapsed((s) => toggle(s, turn.id, !s.has(turn.id))), []);
-  const showFull = useCallback((turn: TurnEvent, on: boolean) => setFull((s) => toggle(s, turn.id, on)), []);
-  const byId = snapshot.byId;
-  const copyTurn = useCallback((turn: TurnEvent) => copy(turnToMarkdown(turn, byId), `turn #${turn.seq}`), [copy, byId]);
+  const showFull = useCallback(
+    async (turn: TurnEvent, on: boolean) => {
+      if (on && timeline.getSnapshot().cut.has(turn.id)) {
+        setStatus(`Loading turn #${turn.seq} in full…`);
+        try {
+          await timeline.full(turn.id);
+          setStatus('');
+        } catch (error) {
+          setStatus(`Could not load turn #${turn.seq}: ${(error as Error).message}`);
+          return;
+        }
+      }
+      setFull((s) => toggle(s, turn.id, on));
+    },
+    [timeline],
+  );
+  // The whole content, loaded first when the turn was listed cut; parents are read when copying, so cards need not re-render as events load.
+  const copyTurn = useCallback(
+    async (turn: TurnEvent) => {
+      try {
+        const [whole] = await wholeTurns(timeline, [turn]);
+        await copy(turnToMarkdown(whole ?? turn, timeline.getSnapshot().byId), `turn #${turn.seq}`);
+      } catch (error) {
+        setStatus(`Could not copy: ${(error as Error).message}`);
+      }
+    },
+    [copy, timeline],
+  );
+  const copyThread = useCallback(async () => {
+    try {
+      if (anyCut) setStatus('Loading the whole thread…');
+      const whole = await wholeTurns(timeline, turns);
+      await copy(threadToMarkdown(context.title, whole, timeline.getSnapshot().byId), 'the whole thread');
+    } catch (error) {
+      setStatus(`Could not copy: ${(error as Error).message}`);
+    }
+  }, [copy, timeline, turns, anyCut, context.title]);
 
+  const empty =
+    snapshot.status === 'loading'
+      ? null
+      : turns.length === 0
+        ? 'No conversation turns in this context yet.'
+        : 'No turns match the filters.';
   return (
     <section className="conversations" aria-label="Conversations">
       <div className="toolbar">
@@ -126,11 +155,7 @@ export function ConversationsTab({ context }: { context: Context }) {
             {server.pending ? ' · searching…' : ''}
           </span>
           <span className="spacer" />
-          <button
-            type="button"
-            className="button"
-            onClick={() => copy(threadToMarkdown(context.title, turns, snapshot.byId), 'the whole thread')}
-          >
+          <button type="button" className="button" onClick={() => void copyThread()}>
             Copy whole thread as markdown
           </button>
         </div>
@@ -138,46 +163,18 @@ export function ConversationsTab({ context }: { context: Context }) {
           {status}
         </p>
       </div>
-      <div ref={scrollRef} className="virtual-scroll" data-testid="turn-list">
-        {rows.length === 0 && snapshot.status !== 'loading' && (
-          <p className="empty">{turns.length === 0 ? 'No conversation turns in this context yet.' : 'No turns match the filters.'}</p>
-        )}
-        <div className="virtual-inner" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const row = rows[item.index];
-            if (!row) return null;
-            return (
-              <div
-                key={item.key}
-                ref={virtualizer.measureElement}
-                data-index={item.index}
-                className={`virtual-row${row.type === 'turn' && row.turn.id === flash ? ' flash' : ''}`}
-                style={{ transform: `translateY(${item.start}px)` }}
-              >
-                {row.type === 'group' ? (
-                  <h3 className="phase-group" style={{ '--hue': phaseHue(row.phase === '(none)' ? null : row.phase) } as CSSProperties}>
-                    {phaseLabel(row.phase)}{' '}
-                    <span className="muted">
-                      {row.count.toLocaleString('en-US')} {row.count === 1 ? 'turn' : 'turns'}
-                    </span>
-                  </h3>
-                ) : (
-                  <TurnCard
-                    turn={row.turn}
-                    parent={row.turn.parentId ? snapshot.byId.get(row.turn.parentId) : undefined}
-                    collapsed={collapsed.has(row.turn.id)}
-                    full={full.has(row.turn.id)}
-                    onToggleCollapsed={toggleCollapsed}
-                    onShowFull={showFull}
-                    onCopy={copyTurn}
-                    onJumpTo={jumpTo}
-                  />
-                )}
-              </div>
-            );
-          })}
-        </div>
-      </div>
+      <TurnList
+        rows={rows}
+        byId={snapshot.byId}
+        cut={snapshot.cut}
+        collapsed={collapsed}
+        full={full}
+        empty={empty}
+        onToggleCollapsed={toggleCollapsed}
+        onShowFull={showFull}
+        onCopy={copyTurn}
+        onStatus={setStatus}
+      />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { Event, TurnEvent } from '@baton/core';
 import type { CSSProperties } from 'react';
 import { memo, useMemo } from 'react';
+import type { ContentCut } from '../../state/timeline.js';
 import { phaseHue, providerHue } from '../../ui/colors.js';
 import { formatCost, formatCount, formatTime } from '../../ui/format.js';
 import { ContentBlocks } from './content-blocks.js';
@@ -9,6 +10,8 @@ import { phaseKey, phaseLabel, truncateBlocks, turnHeading } from './turns.js';
 export interface TurnCardProps {
   turn: TurnEvent;
   parent: Event | undefined;
+  /** Set when the turn was listed with its content cut to a preview: "Show full" loads the rest. */
+  cut: ContentCut | undefined;
   collapsed: boolean;
   full: boolean;
   /** Callbacks take the turn, so one stable function serves every card (and memo holds while scrolling). */
@@ -22,6 +25,7 @@ export interface TurnCardProps {
 export const TurnCard = memo(function TurnCard({
   turn,
   parent,
+  cut,
   collapsed,
   full,
   onToggleCollapsed,
@@ -29,7 +33,10 @@ export const TurnCard = memo(function TurnCard({
   onCopy,
   onJumpTo,
 }: TurnCardProps) {
-  const cut = useMemo(() => (collapsed ? null : truncateBlocks(turn.content)), [turn.content, collapsed]);
+  const shown = useMemo(() => (collapsed ? null : truncateBlocks(turn.content)), [turn.content, collapsed]);
+  // All of it: asked for, and loaded (a turn listed cut has only its preview until then).
+  const whole = full && !cut;
+  const totalLines = cut?.lines ?? shown?.totalLines ?? 0;
   const speaker = turn.speaker ?? turn.actor.name ?? turn.actor.id;
   const contentId = `turn-content-${turn.id}`;
   return (
@@ -104,12 +111,12 @@ export const TurnCard = memo(function TurnCard({
           Error{turn.error.code ? ` (${turn.error.code})` : ''}: {turn.error.message}
         </p>
       )}
-      {cut && (
+      {shown && (
         <div id={contentId} className="turn-content">
-          <ContentBlocks blocks={full || !cut.truncated ? turn.content : cut.blocks} />
-          {cut.truncated && (
-            <button type="button" className="show-full" onClick={() => onShowFull(turn, !full)}>
-              {full ? 'Show less' : `Show full (${cut.totalLines.toLocaleString('en-US')} lines)`}
+          <ContentBlocks blocks={whole || !shown.truncated ? turn.content : shown.blocks} />
+          {(shown.truncated || cut) && (
+            <button type="button" className="show-full" onClick={() => onShowFull(turn, !whole)}>
+              {whole ? 'Show less' : `Show full (${totalLines.toLocaleString('en-US')} lines)`}
             </button>
           )}
         </div>

@@ -1,5 +1,7 @@
-import { type ContentBlock, contentText, type Event, KNOWN_PHASES, type TurnEvent } from '@baton/core';
+import type { ContentBlock, Event, TurnEvent } from '@baton/core';
+import { blockText } from '@baton/core/plain';
 import { formatCost, formatCount, titleCase } from '../../ui/format.js';
+import { KNOWN_PHASES } from '../../ui/vocabulary.js';
 
 /** The group of turns without a phase. */
 export const NO_PHASE = '(none)';
@@ -44,23 +46,167 @@ export function groupRows(turns: readonly TurnEvent[]): Row[] {
   return rows;
 }
 
+/** Pixel sizes of the card layout (styles/conversations.css), for estimates. */
+const LINE = 21; // 14px text × 1.5
+const CODE_LINE = 18; // 0.85em monospace × 1.5
+const CARD = 83; // padding, border, header, usage line and the row's gap
+const HEADING = 37;
+const PARAGRAPH_GAP = 7;
+const CODE_BLOCK = 28; // padding, border and margin of a <pre>
+const BLOCK_GAP = 8;
+const LABELLED_BLOCK = 30; // a tool call's, result's or thinking's label and frame
+const SHOW_FULL = 34;
+/** Average glyph widths of the text and monospace fonts. */
+const CHAR = 6.7;
+const MONO_CHAR = 7.2;
+
+const estimates = new WeakMap<TurnEvent, { width: number; height: number }>();
+
 /**
- * A row's likely height before it is measured: header and usage lines plus
- * the visible (at most 30) lines of content. Close estimates keep the
- * scrollbar steady and jumps on target while rows are measured.
+ * A row's likely height before it is measured, for a list `width` pixels
+ * wide: the card's frame plus the shown part of its content (the first 30
+ * lines, 8,000 characters), laid out roughly as the markdown renders —
+ * paragraphs wrapped at the width, headings and code blocks line by line.
+ * Close estimates keep the scrollbar steady, make jumps land right the
+ * first time, and spare the list re-laying out every row below one that
+ * turned out a different size.
  */
-export function estimateRowHeight(row: Row | undefined): number {
+export function estimateRowHeight(row: Row | undefined, width = 1200): number {
   if (!row) return 200;
   if (row.type === 'group') return 48;
-  let lines = 0;
-  for (const block of row.turn.content) {
-    const text = blockText(block);
-    let count = 1;
-    for (let at = text.indexOf('\n'); at !== -1 && count < 30; at = text.indexOf('\n', at + 1)) count++;
-    lines += Math.min(count, 30);
-    if (lines >= 30) break;
+  const cached = estimates.get(row.turn);
+  if (cached?.width === width) return cached.height;
+  const height = estimateTurn(row.turn, width);
+  estimates.set(row.turn, { width, height });
+  return height;
+}
+
+function estimateTurn(turn: TurnEvent, width: number): number {
+  const textWidth = Math.max(200, width - 70);
+  const layout: Layout = {
+    perLine: Math.floor(textWidth / CHAR),
+    perCodeLine: Math.floor((textWidth - 30) / MONO_CHAR),
+    linesLeft: 30,
+    charsLeft: 8000,
+  };
+  let height = CARD + (turn.parentId ? LINE + PARAGRAPH_GAP : 0) + (turn.error ? LINE + 2 * PARAGRAPH_GAP : 0);
+  let truncated = false;
+  for (const [index, block] of turn.content.entries()) {
+    if (layout.linesLeft <= 0 || layout.charsLeft <= 0) {
+      truncated = true;
+      break;
+    }
+    if (index > 0) height += BLOCK_GAP;
+    if (block.type === 'text' || block.type === 'thinking') {
+      if (block.type === 'thinking') height += LABELLED_BLOCK;
+      const shown = markdownHeight(block.type === 'text' ? block.text : block.thinking, layout);
+      height += shown.height;
+      truncated ||= shown.more;
+    } else if (block.type === 'image') {
+      height += 200;
+    } else if (block.type === 'redacted_thinking' || block.type === 'file') {
+      height += LABELLED_BLOCK;
+    } else {
+      const shown = codeHeight(blockText(block), layout);
+      height += LABELLED_BLOCK + CODE_BLOCK + shown.height;
+      truncated ||= shown.more;
+    }
   }
-  return 96 + Math.min(lines, 30) * 21;
+  return Math.round(height + (truncated ? SHOW_FULL : 0));
+}
+
+/** The room left in a card (it shows 30 lines, 8,000 characters) and the wrap widths, in characters. */
+interface Layout {
+  perLine: number;
+  perCodeLine: number;
+  linesLeft: number;
+  charsLeft: number;
+}
+
+const SPACE = 32;
+const TAB = 9;
+const BACKTICK = 96;
+const TILDE = 126;
+const HASH = 35;
+
+/** Whether a line starting at `at` opens a list item or a quote (`- `, `* `, `+ `, `> `, `1. `, `1) `). */
+function startsItem(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (c === 45 || c === 42 || c === 43 || c === 62) return text.charCodeAt(at + 1) === SPACE;
+  let i = at;
+  while (text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+  const d = text.charCodeAt(i);
+  return i > at && (d === 46 || d === 41) && text.charCodeAt(i + 1) === SPACE;
+}
+
+/**
+ * The height of the shown lines of markdown: paragraphs wrap at the width,
+ * headings and fenced code take their lines. One pass over the text, no
+ * copies: estimates run for every row of a 10,000-turn thread.
+ */
+function markdownHeight(text: string, layout: Layout): { height: number; more: boolean } {
+  let height = 0;
+  let paragraph = 0;
+  let code = -1; // lines of the open code fence, or -1 outside one
+  const flush = () => {
+    if (paragraph > 0) height += Math.ceil(paragraph / layout.perLine) * LINE + PARAGRAPH_GAP;
+    paragraph = 0;
+  };
+  let at = 0;
+  for (; layout.linesLeft > 0 && layout.charsLeft > 0; layout.linesLeft--) {
+    const newline = text.indexOf('\n', at);
+    const end = newline === -1 ? text.length : newline;
+    const length = Math.min(end - at, layout.charsLeft);
+    layout.charsLeft -= end - at + 1;
+    let first = at;
+    while (first < end && (text.charCodeAt(first) === SPACE || text.charCodeAt(first) === TAB)) first++;
+    const c = text.charCodeAt(first);
+    if ((c === BACKTICK || c === TILDE) && text.startsWith(c === BACKTICK ? '```' : '~~~', first)) {
+      if (code === -1) {
+        flush();
+        code = 0;
+      } else {
+        height += CODE_BLOCK + Math.max(1, code) * CODE_LINE;
+        code = -1;
+      }
+    } else if (code !== -1) {
+      code += Math.max(1, Math.ceil(length / layout.perCodeLine));
+    } else if (first === end) {
+      flush();
+    } else if (c === HASH && /^#{1,6}\s/.test(text.slice(first, first + 8))) {
+      flush();
+      height += HEADING;
+    } else {
+      if (startsItem(text, first)) flush();
+      paragraph += length + 1;
+    }
+    at = end + 1;
+    if (newline === -1) {
+      layout.linesLeft--;
+      break;
+    }
+  }
+  flush();
+  if (code !== -1) height += CODE_BLOCK + Math.max(1, code) * CODE_LINE;
+  return { height: Math.max(LINE, height - PARAGRAPH_GAP), more: at < text.length };
+}
+
+/** The height of the shown lines of preformatted text (tool inputs and results), wrapped at the width. */
+function codeHeight(text: string, layout: Layout): { height: number; more: boolean } {
+  let lines = 0;
+  let at = 0;
+  for (; layout.linesLeft > 0 && layout.charsLeft > 0; layout.linesLeft--) {
+    const newline = text.indexOf('\n', at);
+    const end = newline === -1 ? text.length : newline;
+    lines += Math.max(1, Math.ceil(Math.min(end - at, layout.charsLeft) / layout.perCodeLine));
+    layout.charsLeft -= end - at + 1;
+    at = end + 1;
+    if (newline === -1) {
+      layout.linesLeft--;
+      break;
+    }
+  }
+  return { height: Math.max(1, lines) * CODE_LINE, more: at < text.length };
 }
 
 export function isTurn(event: Event): event is TurnEvent {
@@ -79,8 +225,19 @@ function haystack(turn: TurnEvent): string {
   return text;
 }
 
+/** The plain text of blocks (text, thinking, tool results' text), as core's `contentText`. */
+function plainText(blocks: readonly ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') parts.push(block.text);
+    else if (block.type === 'thinking') parts.push(block.thinking);
+    else if (block.type === 'tool_result') for (const inner of block.content) if (inner.type === 'text') parts.push(inner.text);
+  }
+  return parts.join('\n');
+}
+
 function searchableText(blocks: readonly ContentBlock[]): string {
-  const parts = [contentText(blocks)];
+  const parts = [plainText(blocks)];
   for (const block of blocks) {
     if (block.type === 'tool_use' || block.type === 'server_tool_use') parts.push(block.name, JSON.stringify(block.input));
     if (block.type === 'data') parts.push(JSON.stringify(block.data));
@@ -143,27 +300,6 @@ function cutText(text: string, lines: number, chars: number): string {
   }
   const byLines = end === -1 ? text : text.slice(0, end);
   return byLines.length > chars ? byLines.slice(0, chars) : byLines;
-}
-
-/** The text a block shows, for line counting and cutting. */
-export function blockText(block: ContentBlock): string {
-  switch (block.type) {
-    case 'text':
-      return block.text;
-    case 'thinking':
-      return block.thinking;
-    case 'tool_use':
-    case 'server_tool_use':
-      return JSON.stringify(block.input, null, 2) ?? '';
-    case 'tool_result':
-      return block.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
-    case 'web_search_tool_result':
-      return JSON.stringify(block.content, null, 2) ?? '';
-    case 'data':
-      return JSON.stringify(block.data, null, 2) ?? '';
-    default:
-      return '';
-  }
 }
 
 /** A cut block keeps its kind (so it still renders as a tool call, thinking…) with the cut text. */

@@ -1,4 +1,4 @@
-import { type ActivityEvent, type Context, type Event, isTerminalState, type NoteEvent } from '@baton/core';
+import type { ActivityEvent, Context, Event, NoteEvent } from '@baton/core';
 import { useMemo } from 'react';
 import { useApi } from '../../api/api-context.js';
 import { batonOp } from '../../state/ops.js';
@@ -6,6 +6,7 @@ import { useResource } from '../../state/use-resource.js';
 import { useTimeline } from '../../state/use-timeline.js';
 import { actorLabel, formatCost, formatCount, formatTime } from '../../ui/format.js';
 import { Markdown } from '../../ui/markdown.js';
+import { isTerminalState } from '../../ui/vocabulary.js';
 import { ActivityItem } from '../activity/activity-item.js';
 import { isTurn } from '../conversations/turns.js';
 import { TaskStatePill } from '../tasks-tab.js';
@@ -79,7 +80,7 @@ export function OverviewTab({ context }: { context: Context }) {
             <>
               <h3>Open blockers ({blockers.length})</h3>
               {blockers.map((b) => (
-                <ActivityItem key={b.id} event={b} timeline={timeline} refersTo={undefined} />
+                <ActivityItem key={b.id} event={b} timeline={timeline} refersTo={undefined} cut={snapshot.cut.get(b.id)} />
               ))}
             </>
           )}
