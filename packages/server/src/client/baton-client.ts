@@ -22,6 +22,7 @@ import {
   type Task,
   type TaskState,
 } from '@baton/core';
+import { type Dispatcher, request } from 'undici';
 
 /** `GET /api/v1/search` parameters; lists are comma-joined. */
 export interface SearchOptions {
@@ -49,9 +50,10 @@ export interface BatonClientOptions {
   token?: string | undefined;
   /** Who this client writes as (sent as X-Baton-* headers). */
   actor?: ActorInput | undefined;
-  /** Per-request timeout in ms (default 30 s). */
+  /** Per-request timeout in ms (default 30 s): for the answer to start, and between its chunks. */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** The undici dispatcher (connection pool) to send through; default: undici's global keep-alive agent. */
+  dispatcher?: Dispatcher;
 }
 
 type Query = Record<string, string | number | boolean | readonly string[] | undefined | null>;
@@ -65,12 +67,12 @@ export class BatonClient {
   readonly url: string;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
-  readonly #fetch: typeof fetch;
+  readonly #dispatcher: Dispatcher | undefined;
 
   constructor(options: BatonClientOptions) {
     this.url = options.url.replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#fetch = options.fetch ?? fetch;
+    this.#dispatcher = options.dispatcher;
     this.#headers = { 'content-type': 'application/json' };
     if (options.token) this.#headers.authorization = `Bearer ${options.token}`;
     const actor = options.actor;
@@ -110,6 +112,18 @@ export class BatonClient {
   }
   appendEvents(contextId: string, events: readonly NewEventInput[]): Promise<{ events: Event[]; created: boolean[] }> {
     return this.#request('POST', `/api/v1/contexts/${enc(contextId)}/events`, { events });
+  }
+  /**
+   * Appends events already serialized as JSON (one NewEvent each) and asks
+   * for a minimal reply (`Prefer: return=minimal`): each stored event's id
+   * and seq. The cheapest write for a client that keeps its own copy of what
+   * it wrote, like the recorder, which serializes each turn once for its journal.
+   */
+  appendSerialized(contextId: string, events: readonly string[]): Promise<{ events: { id: string; seq: number }[]; created: boolean[] }> {
+    return this.#request('POST', `/api/v1/contexts/${enc(contextId)}/events`, undefined, {
+      raw: `{"events":[${events.join(',')}]}`,
+      headers: { prefer: 'return=minimal' },
+    });
   }
   listEvents(contextId: string, query: EventQueryInput | Query = {}): Promise<EventPage> {
     return this.#request('GET', `/api/v1/contexts/${enc(contextId)}/events${qs(query as Query)}`);
@@ -181,29 +195,39 @@ export class BatonClient {
     await this.#request('DELETE', `/api/v1/state/${enc(key)}`);
   }
 
-  async #request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let response: Response;
+  /**
+   * One request through undici's `request` rather than `fetch`: the same
+   * keep-alive pool without WHATWG streams and an AbortSignal per call, which
+   * cost a client (the recorder, `baton mcp`) several times the CPU.
+   */
+  async #request<T>(method: string, path: string, body?: unknown, extra?: { raw?: string; headers?: Record<string, string> }): Promise<T> {
+    const payload = extra?.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+    let status: number;
+    let text: string;
     try {
-      response = await this.#fetch(this.url + path, {
-        method,
-        headers: this.#headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.#timeoutMs),
+      const response = await request(this.url + path, {
+        method: method as Dispatcher.HttpMethod,
+        headers: extra?.headers ? { ...this.#headers, ...extra.headers } : this.#headers,
+        ...(payload === undefined ? {} : { body: payload }),
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+        ...(this.#dispatcher ? { dispatcher: this.#dispatcher } : {}),
       });
+      status = response.statusCode;
+      text = await response.body.text();
     } catch (error) {
       throw new BatonError('unavailable', `cannot reach the baton hub at ${this.url}: ${(error as Error).message}`, { cause: error });
     }
-    const text = await response.text();
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
-      throw new BatonError('internal', `the hub answered ${response.status} with a body that is not JSON`);
+      throw new BatonError('internal', `the hub answered ${status} with a body that is not JSON`);
     }
-    if (!response.ok) {
+    if (status < 200 || status > 299) {
       const error = (json as { error?: { code?: ErrorCode; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
-      throw new BatonError(error?.code ?? 'internal', error?.message ?? `the hub answered ${response.status}`, {
-        details: { status: response.status, ...(error?.details ?? {}) },
+      throw new BatonError(error?.code ?? 'internal', error?.message ?? `the hub answered ${status}`, {
+        details: { status, ...(error?.details ?? {}) },
       });
     }
     return json as T;

@@ -4,6 +4,7 @@ import { compileErrors, validate as validateOpenApi } from '@readme/openapi-pars
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatonClient } from '../client/baton-client.js';
 import { type ApiHarness, type ErrorReply, startApiServer } from '../test-support/api-harness.js';
 import { sqliteFactory, storeFactories } from '../test-support/databases.js';
 import { API_ROUTES } from './app.js';
@@ -204,6 +205,36 @@ for (const factory of storeFactories()) {
       const dupTask = await send<ErrorReply>('POST', '/api/v1/contexts/retry-ctx/tasks', { json: { id: 'retry-task' } });
       expect(dupTask.status).toBe(409);
       expect(dupTask.body.error.code).toBe('conflict');
+    });
+
+    it('with Prefer: return=minimal, names what it stored by id and seq instead of repeating it', async () => {
+      await api.send('POST', '/api/v1/contexts', { json: { id: 'minimal-ctx' } });
+      const response = await fetch(`${api.url}/api/v1/contexts/minimal-ctx/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', prefer: 'return=minimal' },
+        body: JSON.stringify({ kind: 'note', noteType: 'status', title: 'one' }),
+      });
+      expect(response.status).toBe(201);
+      expect(response.headers.get('preference-applied')).toBe('return=minimal');
+      const [note] = await api.allEvents('minimal-ctx');
+      expect(await response.json()).toEqual({ id: note?.id, seq: note?.seq });
+
+      const client = new BatonClient({ url: api.url, actor: { id: 'alice' } });
+      const turns = ['a', 'b'].map((t) => JSON.stringify({ id: `minimal-${t}`, kind: 'turn', direction: 'prompt', content: text(t) }));
+      const batch = await client.appendSerialized('minimal-ctx', turns);
+      const stored = await api.allEvents('minimal-ctx');
+      expect(batch).toEqual({ events: stored.slice(1).map(({ id, seq }) => ({ id, seq })), created: [true, true] });
+      expect(stored.slice(1).map((e) => [e.id, e.actor.id])).toEqual([
+        ['minimal-a', 'alice'],
+        ['minimal-b', 'alice'],
+      ]);
+      expect(await client.appendSerialized('minimal-ctx', turns)).toEqual({ ...batch, created: [false, false] });
+      const before = await api.stored();
+      await expect(client.appendSerialized('minimal-ctx', [turns[0] as string, '{"kind":"turn"}'])).rejects.toMatchObject({
+        code: 'invalid_argument',
+        details: { issues: [expect.objectContaining({ path: 'events.1.direction' })] },
+      });
+      expect(await api.stored()).toEqual(before);
     });
 
     it('answers racing duplicates as if they came one after another: one 201, then 409s or the stored event', async () => {

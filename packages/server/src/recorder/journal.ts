@@ -79,10 +79,10 @@ export class TurnJournal {
     }
   }
 
-  /** Appends a turn; false when it could not be journaled (the caller then waits for the hub). */
-  write(turn: NewEventInput): boolean {
+  /** Appends a turn (as JSON); false when it could not be journaled (the caller then waits for the hub). */
+  write(json: string): boolean {
     if (this.#closed || this.#full) return false;
-    const line = `${JSON.stringify(turn)}\n`;
+    const line = `${json}\n`;
     try {
       if (this.#bytes + line.length > this.#maxBytes) {
         this.#full = true;

@@ -285,9 +285,11 @@ export class Recorder {
       this.#log.error({ turnId: built.turn.id, issues }, 'a turn is invalid and will not be recorded');
       return Promise.resolve(false);
     }
-    const ok = this.#journal?.write(built.turn) ?? false;
+    // Serialized once: the journal line, and the request body the remote sink sends.
+    const json = JSON.stringify(built.turn);
+    const ok = this.#journal?.write(json) ?? false;
     journaled?.(ok);
-    return this.#writer.enqueue(built.turn, built.bytes, urgent).then((outcome) => outcome === 'stored');
+    return this.#writer.enqueue(built.turn, built.bytes, urgent, json).then((outcome) => outcome === 'stored');
   }
 
   async #awaitPrompt(stored: Promise<boolean>): Promise<void> {

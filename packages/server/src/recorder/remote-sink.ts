@@ -22,8 +22,11 @@ export class RemoteSink implements TurnSink {
     this.#reads = new BatonClient(base);
   }
 
-  async append(contextId: string, turns: readonly NewEventInput[]): Promise<void> {
-    await this.#writes.appendEvents(contextId, turns);
+  async append(contextId: string, turns: readonly NewEventInput[], serialized?: readonly string[]): Promise<void> {
+    // The turns as the journal already serialized them, and only ids back: a batch of
+    // prompts costs neither a second JSON.stringify here nor parsing their echo.
+    if (serialized) await this.#writes.appendSerialized(contextId, serialized);
+    else await this.#writes.appendEvents(contextId, turns);
   }
 
   async ensureContext(contextId: string, init: NewContextInput): Promise<void> {

@@ -16,8 +16,12 @@ import {
 export interface TurnSink {
   /** 'remote' or 'embedded', for logs and stats. */
   readonly kind: 'remote' | 'embedded';
-  /** Appends turns in one transaction. Turns carry writer-chosen ids, so a retry stores nothing twice. */
-  append(contextId: string, turns: readonly NewEventInput[]): Promise<void>;
+  /**
+   * Appends turns in one transaction. Turns carry writer-chosen ids, so a
+   * retry stores nothing twice. `serialized` holds the same turns as JSON
+   * when the recorder already has it (for its journal); a sink may send it as is.
+   */
+  append(contextId: string, turns: readonly NewEventInput[], serialized?: readonly string[]): Promise<void>;
   /** Creates the context unless it exists. */
   ensureContext(contextId: string, init: NewContextInput): Promise<void>;
   listEvents(contextId: string, query: EventQueryInput): Promise<EventPage>;

@@ -45,6 +45,8 @@ export interface WriterCounters {
 
 interface Entry {
   turn: NewEventInput;
+  /** The turn as JSON, when the recorder serialized it already. */
+  json: string | undefined;
   id: string;
   bytes: number;
   settle: ((outcome: WriteOutcome) => void) | null;
@@ -102,14 +104,14 @@ export class TurnWriter {
    * at once; others (responses) wait up to `lingerMs` for the next prompt, so
    * back-to-back calls cost one round trip each rather than two.
    */
-  enqueue(turn: NewEventInput & { id: string }, bytes: number, urgent: boolean): Promise<WriteOutcome> {
+  enqueue(turn: NewEventInput & { id: string }, bytes: number, urgent: boolean, json?: string): Promise<WriteOutcome> {
     if (this.#closed) {
       this.#drop(1, 'the recorder is closed');
       return Promise.resolve('dropped');
     }
     return new Promise((resolve) => {
       this.#makeRoom(bytes);
-      const entry: Entry = { turn, id: turn.id, bytes, settle: resolve };
+      const entry: Entry = { turn, json, id: turn.id, bytes, settle: resolve };
       this.#queue.push(entry);
       this.#queuedBytes += bytes;
       if (this.#retryTimer || this.#stalled()) {
@@ -215,13 +217,14 @@ export class TurnWriter {
 
   async #write(batch: Entry[]): Promise<void> {
     const turns = batch.map((e) => e.turn);
+    const serialized = batch.every((e) => e.json !== undefined) ? batch.map((e) => e.json as string) : undefined;
     try {
       try {
-        await this.#sink.append(this.#options.contextId, turns);
+        await this.#sink.append(this.#options.contextId, turns, serialized);
       } catch (error) {
         if (!isMissingContext(error)) throw error;
         await this.#sink.ensureContext(this.#options.contextId, this.#options.context);
-        await this.#sink.append(this.#options.contextId, turns);
+        await this.#sink.append(this.#options.contextId, turns, serialized);
       }
     } catch (error) {
       this.#failed(batch, error);
