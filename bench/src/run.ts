@@ -3,6 +3,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchScale } from './scale.js';
+import { settle } from './settle.js';
 import { type BenchTable, renderTable } from './table.js';
 
 /**
@@ -41,8 +42,9 @@ process.stdout.write(`${header}\n`);
 const rendered: string[] = [];
 let failed = 0;
 for (const name of names) {
+  const waited = await settle();
   const t0 = performance.now();
-  process.stderr.write(`bench: ${name} …\n`);
+  process.stderr.write(`bench: ${name} … (after ${(waited / 1000).toFixed(1)} s for the machine to settle)\n`);
   let table: BenchTable;
   try {
     const module = (await import(pathToFileURL(join(here, `${name}-bench.ts`)).href)) as BenchModule;
