@@ -18,12 +18,11 @@ export const Label = z.string().max(10_000).refine(isColumnSafe, columnSafeMessa
 /** Long free text stored in a column (descriptions). */
 export const LongText = z.string().max(1_000_000).refine(isColumnSafe, columnSafeMessage);
 
+/** No control characters (NUL included) and no unpaired surrogates, checked in one pass. */
+const NAME_SAFE = /^(?:[^\u0000-\u001f\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/;
+
 /** A short name used for filtering: phase, runtime, actor id, tag. */
-export const Name = z
-  .string()
-  .min(1)
-  .max(256)
-  .refine((v) => isColumnSafe(v) && !/[\u0000-\u001f]/.test(v), 'must not contain control characters or unpaired surrogates');
+export const Name = z.string().min(1).max(256).regex(NAME_SAFE, 'must not contain control characters or unpaired surrogates');
 
 /**
  * Ids are chosen by the server (ULIDs) or by the writer (ULID, UUID or any
