@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { monotonicFactory } from 'ulid';
+import { incrementBase32, TIME_LEN, ulid } from 'ulid';
 
 /**
  * ulid's default PRNG asks the OS for one byte per character (16 calls per
@@ -17,5 +17,26 @@ function pooledRandom(): number {
   return (pool[next++] as number) / 256;
 }
 
-/** ULIDs: sortable by creation time, and monotonic within one process. */
-export const newId: () => string = monotonicFactory(pooledRandom);
+let lastTime = 0;
+let timePart = '';
+let randomPart = '';
+
+/**
+ * ULIDs: sortable by creation time, and monotonic within one process. The
+ * same rule as ulid's monotonicFactory (a new millisecond draws a fresh
+ * random part; within one, the last is incremented), but the encoded time is
+ * kept for its millisecond instead of encoded again for every id: a batch of
+ * a thousand appends shares a handful of milliseconds.
+ */
+export function newId(): string {
+  const now = Date.now();
+  if (now <= lastTime) {
+    randomPart = incrementBase32(randomPart);
+  } else {
+    lastTime = now;
+    const fresh = ulid(now, pooledRandom);
+    timePart = fresh.slice(0, TIME_LEN);
+    randomPart = fresh.slice(TIME_LEN);
+  }
+  return timePart + randomPart;
+}
