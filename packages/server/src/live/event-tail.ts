@@ -82,8 +82,24 @@ export class EventTail {
     return () => this.#watchers.delete(watcher);
   }
 
-  /** Something may have been appended: pull it (coalescing pokes that arrive during a pull). */
-  poke(): void {
+  /**
+   * Something may have been appended: pull it (coalescing pokes that arrive
+   * during a pull). `seq`, from this instance's own commits, is the newest
+   * seq now committed: seq order is commit order, so everything up to it is
+   * stored. With nobody watching, the tail then only moves its head there
+   * (an empty ring) instead of reading the events back; a subscriber that
+   * comes later reads what it needs from the store, as for any cursor
+   * behind the ring.
+   */
+  poke(seq?: number): void {
+    if (seq !== undefined && this.#watchers.size === 0 && !this.#pulling) {
+      if (seq > this.#head) {
+        this.#head = seq;
+        this.#floor = seq;
+        this.#ring = [];
+      }
+      return;
+    }
     if (this.#pulling) {
       this.#again = true;
       return;

@@ -33,7 +33,7 @@ export async function startLiveServer(
     onError: (error) => options.log?.warn({ err: error }, 'the live tail failed to pull or to tell a watcher; it retries on the next poke'),
   });
   await tail.start();
-  const stopLocal = hub.onAppend(() => tail.poke());
+  const stopLocal = hub.onAppend((events) => tail.poke(events.reduce((max, e) => Math.max(max, e.seq), 0)));
   // No permessage-deflate (also ws's default, stated here as a decision): compression runs per
   // socket with its own context, so an event could no longer be encoded once and written as the
   // same bytes to every subscriber, and the feed's small JSON messages gain little from it.

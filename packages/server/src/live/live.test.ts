@@ -276,6 +276,62 @@ describe('live fan-out', () => {
     expect(got.map((e) => e.id)).toEqual(own.events.map((e) => e.id));
     expect(subscriberReads).toBe(0);
   });
+
+  it('reads nothing back while nobody watches, and a subscriber that comes later still gets exactly what it asks for', async () => {
+    const { store, cleanup } = await sqliteFactory.create();
+    cleanups.push(cleanup);
+    const hub = new Hub(store);
+    await hub.createContext({ id: 'quiet' }, agent);
+    let tailReads = 0;
+    const watched = new Proxy(store, {
+      get(target, key) {
+        const value = Reflect.get(target, key);
+        if (typeof value !== 'function') return value;
+        if (key !== 'listEvents') return value.bind(target);
+        return (query: Parameters<Store['listEvents']>[0]) => {
+          if (query.viewerKey === null) tailReads += 1;
+          return target.listEvents(query);
+        };
+      },
+    });
+    const tail = new EventTail(watched, { safetyPullMs: 0 });
+    await tail.start();
+    cleanups.push(() => tail.close());
+    cleanups.push(hub.onAppend((events) => tail.poke(Math.max(...events.map((e) => e.seq)))));
+    const readsAtStart = tailReads;
+    const before = await hub.appendEvents(
+      'quiet',
+      Array.from({ length: 30 }, (_, i) => activity(`before ${i}`)),
+      agent,
+    );
+    // Nobody watches: the head moves to the commit, nothing is read back or kept.
+    expect(tail.head).toBe(before.events.at(-1)?.seq);
+    expect(tail.after(0)).toEqual([]);
+    expect(tailReads).toBe(readsAtStart);
+
+    const fromNow: Event[] = [];
+    const fromTen: Event[] = [];
+    for (const [since, got] of [
+      [undefined, fromNow],
+      [before.events[9]?.seq, fromTen],
+    ] as const) {
+      const subscription = new Subscription(tail, { contextIds: ['quiet'] }, 'nobody', since, {
+        event: (event) => got.push(event) > 0,
+        caughtUp: () => {},
+        overflow: () => {
+          throw new Error('no overflow expected');
+        },
+        failed: (error) => {
+          throw error;
+        },
+      });
+      cleanups.push(() => subscription.close());
+    }
+    const after = await hub.appendEvents('quiet', [activity('after')], agent);
+    await waitFor(() => fromNow.length === 1 && fromTen.length === 21);
+    expect(fromNow.map((e) => e.id)).toEqual(after.events.map((e) => e.id));
+    expect(fromTen.map((e) => e.id)).toEqual([...before.events.slice(10), ...after.events].map((e) => e.id));
+  });
 });
 
 describe.skipIf(postgresFactory().unavailable !== null)('live feed across instances on PostgreSQL', () => {

@@ -59,6 +59,7 @@ export async function startYjsServer(hub: Hub, tail: EventTail, options: YjsServ
     log,
     onFail: (doc: ContextDoc) => {
       if (slots.get(doc.contextId)?.doc === doc) slots.delete(doc.contextId);
+      followTail();
     },
   };
 
@@ -69,6 +70,7 @@ export async function startYjsServer(hub: Hub, tail: EventTail, options: YjsServ
       const created: Slot = { doc, ready: doc.load().then(() => doc), idle: null };
       created.ready.catch((error) => doc.fail(error));
       slots.set(contextId, created);
+      followTail();
       slot = created;
     }
     if (slot.idle) clearTimeout(slot.idle);
@@ -83,20 +85,32 @@ export async function startYjsServer(hub: Hub, tail: EventTail, options: YjsServ
     slot.idle = setTimeout(() => {
       if (slots.get(doc.contextId) !== slot || doc.peerCount > 0) return;
       slots.delete(doc.contextId);
+      followTail();
       doc.close().catch((error) => log?.warn({ err: error, contextId: doc.contextId }, 'closing an idle Yjs document failed'));
     }, idleMs);
     slot.idle.unref();
   };
 
-  // New activity in a context wakes its document; a ring overrun wakes them all.
+  // New activity in a context wakes its document; a ring overrun wakes them all. The bridge
+  // watches the tail only while a document is open: with none, appends need not be read back.
   let seen = tail.head;
-  const unwatchTail = tail.watch({
-    wake() {
-      const contexts = seen < tail.floor ? null : new Set(tail.after(seen).flatMap((e) => (e.kind === 'activity' ? [e.contextId] : [])));
+  let unwatchTail: (() => void) | null = null;
+  const followTail = () => {
+    if (slots.size > 0 && !unwatchTail) {
       seen = tail.head;
-      for (const [contextId, slot] of slots) if (!contexts || contexts.has(contextId)) slot.doc.requestFlush();
-    },
-  });
+      unwatchTail = tail.watch({
+        wake() {
+          const contexts =
+            seen < tail.floor ? null : new Set(tail.after(seen).flatMap((e) => (e.kind === 'activity' ? [e.contextId] : [])));
+          seen = tail.head;
+          for (const [contextId, slot] of slots) if (!contexts || contexts.has(contextId)) slot.doc.requestFlush();
+        },
+      });
+    } else if (slots.size === 0 && unwatchTail) {
+      unwatchTail();
+      unwatchTail = null;
+    }
+  };
 
   // Updates other instances stored (peers' edits there) arrive by NOTIFY, or by the poll when one is lost.
   let polling = false;
@@ -145,7 +159,8 @@ export async function startYjsServer(hub: Hub, tail: EventTail, options: YjsServ
     },
     documents: () => new Map([...slots].map(([id, slot]) => [id, slot.doc])),
     async close() {
-      unwatchTail();
+      unwatchTail?.();
+      unwatchTail = null;
       clearInterval(pollTimer);
       await stopWatching();
       for (const client of wss.clients) client.close(1001, 'server shutting down');
