@@ -1,9 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import type { NewEventInput } from '@baton/core';
-import { createLogger, startHubServer } from 'baton';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium, startHub } from '../../packages/web/src/browser-tests/harness.js';
 import { benchScale } from './scale.js';
 import type { BenchTable } from './table.js';
 import { median, ms, percentile, verdict } from './timeline/stats.js';
@@ -23,7 +22,6 @@ import { median, ms, percentile, verdict } from './timeline/stats.js';
  *   too, so the cost is shown where it went (no target in the issue).
  * Every verdict is on the p95 over all page loads.
  */
-const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const TURNS = 10_000;
 const BIG_TURN_BYTES = 5 * 1024 * 1024;
 const BIG_LINE = 'A large tool output line that goes on and on, repeated to make a 5 MB turn.\n';
@@ -146,35 +144,19 @@ async function post(url: string, body: unknown): Promise<unknown> {
 }
 
 export async function run(): Promise<BenchTable> {
-  if (!existsSync(CHROMIUM)) {
+  if (!existsSync(CHROMIUM_PATH)) {
     return {
       title: 'Web UI: 10,000-turn thread in Chromium',
       columns: ['skipped'],
-      rows: [[`no Chromium at ${CHROMIUM} (apt-get install chromium)`]],
+      rows: [[`no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`]],
     };
   }
   const scale = benchScale();
   const reps = scale.pick(2, 5);
-  const dir = mkdtempSync(join(tmpdir(), 'baton-web-bench-'));
-  const hub = await startHubServer(
-    { dataDir: dir, databaseUrl: undefined, host: '127.0.0.1', port: 0, token: undefined, bodyLimit: 16 * 1024 * 1024 },
-    createLogger('silent'),
-  );
-  const profile = mkdtempSync(join(tmpdir(), 'chr-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  // The same hub and browser as the UI's own tests (harness.ts): the built UI, Debian's Chromium, the same flags.
+  const served = await startHub();
+  const { hub } = served;
+  const { browser, close: closeBrowser } = await launchChromium(hub.url);
   try {
     const context = (await post(`${hub.url}/api/v1/contexts`, { title: 'Bench thread' })) as { id: string };
     const all = turns(TURNS);
@@ -239,9 +221,7 @@ export async function run(): Promise<BenchTable> {
       ],
     };
   } finally {
-    await browser.close();
-    await hub.close();
-    rmSync(profile, { recursive: true, force: true });
-    rmSync(dir, { recursive: true, force: true });
+    await closeBrowser();
+    await served.close();
   }
 }

@@ -52,8 +52,6 @@ export interface BatonClientOptions {
   actor?: ActorInput | undefined;
   /** Per-request timeout in ms (default 30 s): for the answer to start, and between its chunks. */
   timeoutMs?: number;
-  /** The undici dispatcher (connection pool) to send through; default: undici's global keep-alive agent. */
-  dispatcher?: Dispatcher;
 }
 
 type Query = Record<string, string | number | boolean | readonly string[] | undefined | null>;
@@ -67,12 +65,10 @@ export class BatonClient {
   readonly url: string;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
-  readonly #dispatcher: Dispatcher | undefined;
 
   constructor(options: BatonClientOptions) {
     this.url = options.url.replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#dispatcher = options.dispatcher;
     this.#headers = { 'content-type': 'application/json' };
     if (options.token) this.#headers.authorization = `Bearer ${options.token}`;
     const actor = options.actor;
@@ -211,7 +207,6 @@ export class BatonClient {
         ...(payload === undefined ? {} : { body: payload }),
         headersTimeout: this.#timeoutMs,
         bodyTimeout: this.#timeoutMs,
-        ...(this.#dispatcher ? { dispatcher: this.#dispatcher } : {}),
       });
       status = response.statusCode;
       text = await response.body.text();

@@ -229,18 +229,7 @@ describe('live fan-out', () => {
     await hub.createContext({ id: 'mine' }, agent);
     await hub.createContext({ id: 'busy' }, agent);
     // The store as the tail sees it, counting the reads made for a subscriber (the tail's own pulls have no viewer).
-    let subscriberReads = 0;
-    const watched = new Proxy(store, {
-      get(target, key) {
-        const value = Reflect.get(target, key);
-        if (typeof value !== 'function') return value;
-        if (key !== 'listEvents') return value.bind(target);
-        return (query: Parameters<Store['listEvents']>[0]) => {
-          if (query.viewerKey !== null) subscriberReads += 1;
-          return target.listEvents(query);
-        };
-      },
-    });
+    const { store: watched, reads } = countingReads(store);
     const tail = new EventTail(watched, { ringSize: 16, safetyPullMs: 0 });
     await tail.start();
     cleanups.push(() => tail.close());
@@ -274,7 +263,7 @@ describe('live fan-out', () => {
     await waitFor(() => got.length === 1);
     await waitFor(() => subscription.cursor === tail.head);
     expect(got.map((e) => e.id)).toEqual(own.events.map((e) => e.id));
-    expect(subscriberReads).toBe(0);
+    expect(reads.forSubscribers).toBe(0);
   });
 
   it('reads nothing back while nobody watches, and a subscriber that comes later still gets exactly what it asks for', async () => {
@@ -282,23 +271,12 @@ describe('live fan-out', () => {
     cleanups.push(cleanup);
     const hub = new Hub(store);
     await hub.createContext({ id: 'quiet' }, agent);
-    let tailReads = 0;
-    const watched = new Proxy(store, {
-      get(target, key) {
-        const value = Reflect.get(target, key);
-        if (typeof value !== 'function') return value;
-        if (key !== 'listEvents') return value.bind(target);
-        return (query: Parameters<Store['listEvents']>[0]) => {
-          if (query.viewerKey === null) tailReads += 1;
-          return target.listEvents(query);
-        };
-      },
-    });
+    const { store: watched, reads } = countingReads(store);
     const tail = new EventTail(watched, { safetyPullMs: 0 });
     await tail.start();
     cleanups.push(() => tail.close());
     cleanups.push(hub.onAppend((events) => tail.poke(Math.max(...events.map((e) => e.seq)))));
-    const readsAtStart = tailReads;
+    const readsAtStart = reads.byTail;
     const before = await hub.appendEvents(
       'quiet',
       Array.from({ length: 30 }, (_, i) => activity(`before ${i}`)),
@@ -307,7 +285,7 @@ describe('live fan-out', () => {
     // Nobody watches: the head moves to the commit, nothing is read back or kept.
     expect(tail.head).toBe(before.events.at(-1)?.seq);
     expect(tail.after(0)).toEqual([]);
-    expect(tailReads).toBe(readsAtStart);
+    expect(reads.byTail).toBe(readsAtStart);
 
     const fromNow: Event[] = [];
     const fromTen: Event[] = [];
@@ -365,6 +343,24 @@ describe.skipIf(postgresFactory().unavailable !== null)('live feed across instan
 
 function liveSockets(server: HubServer): WebSocket[] {
   return [...server.live.sockets()];
+}
+
+/** The store, counting its listEvents calls: the tail's own pulls (no viewer) and reads made for a subscriber. */
+function countingReads(store: Store): { store: Store; reads: { byTail: number; forSubscribers: number } } {
+  const reads = { byTail: 0, forSubscribers: 0 };
+  const counted = new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key);
+      if (typeof value !== 'function') return value;
+      if (key !== 'listEvents') return value.bind(target);
+      return (query: Parameters<Store['listEvents']>[0]) => {
+        if (query.viewerKey === null) reads.byTail += 1;
+        else reads.forSubscribers += 1;
+        return target.listEvents(query);
+      };
+    },
+  });
+  return { store: counted, reads };
 }
 
 async function waitFor(predicate: () => boolean, ms = 10_000): Promise<void> {

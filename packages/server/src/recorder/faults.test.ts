@@ -120,7 +120,8 @@ describe('recording faults never reach the pipeline', () => {
     const rec = createRecorder({ url, contextId: 'silent-journaled', writeTimeoutMs: 2000, logger: memoryLogger(), journalDir: journal() });
     const started = performance.now();
     expect(await pipeline(rec)).toEqual(expected);
-    expect(performance.now() - started).toBeLessThan(150);
+    // Waiting for the silent hub would take promptTimeoutMs (2 s by default) at least once.
+    expect(performance.now() - started).toBeLessThan(1000);
     expect(rec.stats().promptsNotConfirmed).toBe(0);
     // The writes did go out; the hub just never answers them.
     await vi.waitFor(() => expect(sockets.size).toBeGreaterThan(0));

@@ -1,11 +1,11 @@
 import {
   closeSync,
-  fstatSync,
   ftruncateSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   unlinkSync,
   writeSync,
@@ -132,15 +132,6 @@ export class TurnJournal {
       this.#log.warn({ err: String(error), path: this.path }, 'closing the recorder journal failed');
     }
   }
-
-  /** Bytes in the file now (header included). */
-  get size(): number {
-    try {
-      return fstatSync(this.#fd).size;
-    } catch {
-      return this.#bytes;
-    }
-  }
 }
 
 /** A journal left by a process that is gone, claimed by this one for replay. */
@@ -169,18 +160,14 @@ export function claimOrphans(dir: string, target: string, log: RecorderLogger): 
     const pid = Number(name.slice(0, name.indexOf('-')));
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
     const from = join(dir, name);
-    let text: string;
-    try {
-      text = readFileSync(from, 'utf8');
-    } catch {
-      continue;
-    }
-    const lines = text.split('\n');
-    const header = parseLine(lines[0]) as JournalHeader | null;
+    // Only the header decides; journals of other hubs are not read further.
+    const header = parseLine(firstLine(from)) as JournalHeader | null;
     if (header?.journal !== 'baton-recorder' || header.target !== target) continue;
     const to = join(dir, `${process.pid}-${newId()}${CLAIMED}`);
+    let lines: string[];
     try {
       renameSync(from, to);
+      lines = readFileSync(to, 'utf8').split('\n');
     } catch {
       continue; // another recorder claimed it first
     }
@@ -210,6 +197,22 @@ export function releaseClaimed(path: string): void {
   try {
     renameSync(path, path.slice(0, -CLAIMED.length) + SUFFIX);
   } catch {}
+}
+
+/** The first line of a file (the header), read without reading the rest; '' when there is none in the first 64 KiB. */
+function firstLine(path: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(64 * 1024);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    const end = buffer.subarray(0, read).indexOf(10);
+    return end === -1 ? '' : buffer.toString('utf8', 0, end);
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 function parseLine(line: string | undefined): unknown {

@@ -151,16 +151,9 @@ export class Recorder {
     const finish = (build: () => BuiltTurn) => {
       if (settled) return;
       settled = true;
-      void this.#submit(build, false);
+      this.#submit(build, false);
     };
-    let journaled = false;
-    const stored = this.#submit(
-      () => buildPrompt(call, prompt, this.#maxTurnBytes),
-      true,
-      (ok) => {
-        journaled = ok;
-      },
-    );
+    const { stored, journaled } = this.#submit(() => buildPrompt(call, prompt, this.#maxTurnBytes), true);
     const wait = this.#waitForPrompt ?? !journaled;
     return {
       callId: call.callId,
@@ -267,14 +260,19 @@ export class Recorder {
     };
   }
 
-  /** Builds, checks and queues one turn. Never throws: every failure is logged and counted. */
-  #submit(build: () => BuiltTurn, urgent: boolean, journaled?: (ok: boolean) => void): Promise<boolean> {
+  /**
+   * Builds, checks, journals and queues one turn: `journaled` once it is in
+   * the journal, `stored` (true) once the sink has it. Never throws: every
+   * failure is logged and counted.
+   */
+  #submit(build: () => BuiltTurn, urgent: boolean): { stored: Promise<boolean>; journaled: boolean } {
+    const dropped = { stored: Promise.resolve(false), journaled: false };
     let built: BuiltTurn;
     try {
       built = build();
     } catch (error) {
       this.#internalError(error, 'building a turn failed; it is not recorded');
-      return Promise.resolve(false);
+      return dropped;
     }
     // Checked here with the hub's own schema, so a bad field costs no round trip and cannot spoil a batch.
     const checked = NewTurn.safeParse(built.turn);
@@ -283,13 +281,13 @@ export class Recorder {
       const issues = zodIssues(checked.error);
       this.#lastError = `invalid turn: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`;
       this.#log.error({ turnId: built.turn.id, issues }, 'a turn is invalid and will not be recorded');
-      return Promise.resolve(false);
+      return dropped;
     }
     // Serialized once: the journal line, and the request body the remote sink sends.
     const json = JSON.stringify(built.turn);
-    const ok = this.#journal?.write(json) ?? false;
-    journaled?.(ok);
-    return this.#writer.enqueue(built.turn, built.bytes, urgent, json).then((outcome) => outcome === 'stored');
+    const journaled = this.#journal?.write(json) ?? false;
+    const stored = this.#writer.enqueue(built.turn, built.bytes, urgent, json).then((outcome) => outcome === 'stored');
+    return { stored, journaled };
   }
 
   async #awaitPrompt(stored: Promise<boolean>): Promise<void> {

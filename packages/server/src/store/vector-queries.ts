@@ -73,10 +73,13 @@ export async function searchVectors(db: Db, f: VectorSearchFilter): Promise<Sear
   const and = where.length ? sql`AND ${sql.join(where, sql` AND `)}` : sql``;
   const top = new TopEvents(f.limit);
   const dims = f.vector.length;
-  const head = await headSeq(db);
+  // Only the seqs the space covers hold its vectors: a store whose embeddings
+  // are still being backfilled is not scanned where there are none yet.
+  const covered = await db.selectFrom('embedding_spaces').select(['low_seq', 'high_seq']).where('space', '=', f.space).executeTakeFirst();
+  const low = Number(covered?.low_seq ?? 0);
   // Windows of seqs, newest first: each an index range, with no sort (a
   // filter that drives the join by context would otherwise sort every page).
-  for (let upTo = head; upTo > 0; upTo -= SCAN_WINDOW) {
+  for (let upTo = Number(covered?.high_seq ?? 0); upTo > low; upTo -= SCAN_WINDOW) {
     const { rows }: { rows: VectorRow[] } = await sql<VectorRow>`
       SELECT v.seq, v.chunk, v.vector FROM event_vectors v JOIN events e ON e.seq = v.seq
       WHERE v.space = ${f.space} AND v.seq > ${upTo - SCAN_WINDOW} AND v.seq <= ${upTo}

@@ -6,6 +6,7 @@ import { useTimeline } from '../state/use-timeline.js';
 import { Chips, formatSelection, parseSelection } from '../ui/chips.js';
 import { hueOf } from '../ui/colors.js';
 import { actorLabel, formatTime, titleCase } from '../ui/format.js';
+import { useAction } from '../ui/use-action.js';
 import { NOTE_SCOPES, URGENCIES } from '../ui/vocabulary.js';
 import { ContentBlocks } from './conversations/content-blocks.js';
 import { ShowFull } from './show-full.js';
@@ -84,21 +85,11 @@ export function NotesTab() {
 function NoteCard({ note }: { note: NoteEvent }) {
   const { api } = useApi();
   const { timeline, snapshot } = useTimeline();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const consume = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const { target, record } = await api.consumeNote(note.id);
-      timeline.upsert(record);
-      timeline.upsert(target);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const consume = useAction(async () => {
+    const { target, record } = await api.consumeNote(note.id);
+    timeline.upsert(record);
+    timeline.upsert(target);
+  });
   return (
     <article className={`note note-${note.urgency}${note.consumed ? ' is-consumed' : ''}`} aria-label={`Note: ${note.title}`}>
       <header className="activity-header">
@@ -127,13 +118,13 @@ function NoteCard({ note }: { note: NoteEvent }) {
             Consumed by {actorLabel(note.consumedBy.actor)} · {formatTime(note.consumedBy.at)}
           </span>
         ) : (
-          <button type="button" className="button" onClick={() => void consume()} disabled={busy}>
-            {busy ? 'Consuming…' : 'Consume'}
+          <button type="button" className="button" onClick={consume.run} disabled={consume.busy}>
+            {consume.busy ? 'Consuming…' : 'Consume'}
           </button>
         )}
-        {error && (
+        {consume.error && (
           <span className="error" role="alert">
-            {error}
+            {consume.error}
           </span>
         )}
       </footer>

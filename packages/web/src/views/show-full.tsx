@@ -1,28 +1,23 @@
-import { useState } from 'react';
 import type { ContentCut, Timeline } from '../state/timeline.js';
+import { useAction } from '../ui/use-action.js';
 
 /**
  * Under an event's content when it was listed cut to a preview (state/timeline.ts
  * PREVIEW_CHARS): a button that loads the event whole, in place.
  */
 export function ShowFull({ id, cut, timeline }: { id: string; cut: ContentCut | undefined; timeline: Timeline }) {
-  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const load = useAction(async () => {
+    await timeline.full(id);
+  });
   if (!cut) return null;
-  const load = () => {
-    setState({ busy: true, error: null });
-    timeline.full(id).then(
-      () => setState({ busy: false, error: null }),
-      (error: Error) => setState({ busy: false, error: error.message }),
-    );
-  };
   return (
     <p className="show-full-row">
-      <button type="button" className="show-full" onClick={load} disabled={state.busy}>
-        {state.busy ? 'Loading…' : `Show full (${cut.lines.toLocaleString('en-US')} lines)`}
+      <button type="button" className="show-full" onClick={load.run} disabled={load.busy}>
+        {load.busy ? 'Loading…' : `Show full (${cut.lines.toLocaleString('en-US')} lines)`}
       </button>
-      {state.error && (
+      {load.error && (
         <span className="error" role="alert">
-          {state.error}
+          {load.error}
         </span>
       )}
     </p>

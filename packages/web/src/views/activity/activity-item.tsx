@@ -4,6 +4,7 @@ import { useApi } from '../../api/api-context.js';
 import type { ContentCut, Timeline } from '../../state/timeline.js';
 import { hueOf } from '../../ui/colors.js';
 import { actorLabel, formatTime, titleCase } from '../../ui/format.js';
+import { useAction } from '../../ui/use-action.js';
 import { ContentBlocks } from '../conversations/content-blocks.js';
 import { ShowFull } from '../show-full.js';
 import { FeedbackForm } from './feedback-form.js';
@@ -23,23 +24,12 @@ export function ActivityItem({
 }) {
   const { api } = useApi();
   const [replying, setReplying] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const openBlocker = event.activityType === 'blocker' && !event.resolved;
-
-  const resolve = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const { target, record } = await api.resolveBlocker(event.id);
-      timeline.upsert(record);
-      timeline.upsert(target);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const resolve = useAction(async () => {
+    const { target, record } = await api.resolveBlocker(event.id);
+    timeline.upsert(record);
+    timeline.upsert(target);
+  });
 
   return (
     <article
@@ -72,8 +62,8 @@ export function ActivityItem({
       )}
       <div className="activity-actions">
         {openBlocker && (
-          <button type="button" className="button danger" onClick={() => void resolve()} disabled={busy}>
-            {busy ? 'Resolving…' : 'Resolve'}
+          <button type="button" className="button danger" onClick={resolve.run} disabled={resolve.busy}>
+            {resolve.busy ? 'Resolving…' : 'Resolve'}
           </button>
         )}
         {!replying && (
@@ -81,9 +71,9 @@ export function ActivityItem({
             Give feedback
           </button>
         )}
-        {error && (
+        {resolve.error && (
           <span className="error" role="alert">
-            {error}
+            {resolve.error}
           </span>
         )}
       </div>

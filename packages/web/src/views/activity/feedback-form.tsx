@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useApi } from '../../api/api-context.js';
 import type { Timeline } from '../../state/timeline.js';
+import { useAction } from '../../ui/use-action.js';
 
 /**
  * Posts a person's feedback as a `human_feedback` activity. When it answers
@@ -11,47 +12,37 @@ export function FeedbackForm({ timeline, about, label, onDone }: { timeline: Tim
   const { api } = useApi();
   const id = useId();
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
+  const submit = useAction(async () => {
     const body = text.trim();
     if (!body) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const event = await api.appendEvent(timeline.contextId, {
-        kind: 'activity',
-        activityType: 'human_feedback',
-        content: [{ type: 'text', text: body }],
-        ...(about ? { refs: [about], parentId: about } : {}),
-      });
-      timeline.upsert(event);
-      setText('');
-      onDone?.();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const event = await api.appendEvent(timeline.contextId, {
+      kind: 'activity',
+      activityType: 'human_feedback',
+      content: [{ type: 'text', text: body }],
+      ...(about ? { refs: [about], parentId: about } : {}),
+    });
+    timeline.upsert(event);
+    setText('');
+    onDone?.();
+  });
   return (
     <form
       className="feedback-form"
       onSubmit={(e) => {
         e.preventDefault();
-        void submit();
+        submit.run();
       }}
     >
       <label htmlFor={id}>{label}</label>
       <textarea id={id} rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder="Write feedback for the agents…" />
       <div className="form-actions">
-        {error && (
+        {submit.error && (
           <span className="error" role="alert">
-            {error}
+            {submit.error}
           </span>
         )}
-        <button type="submit" className="button primary" disabled={busy || text.trim() === ''}>
-          {busy ? 'Sending…' : 'Send feedback'}
+        <button type="submit" className="button primary" disabled={submit.busy || text.trim() === ''}>
+          {submit.busy ? 'Sending…' : 'Send feedback'}
         </button>
         {onDone && (
           <button type="button" className="button" onClick={onDone}>
