@@ -9,7 +9,7 @@ import { createRecorder, type RecorderLogger, type RecorderOptions } from 'baton
 import { benchScale } from './scale.js';
 import type { BenchTable } from './table.js';
 import { startBare, startBaton } from './timeline/processes.js';
-import { ms, percentile, verdict } from './timeline/stats.js';
+import { int, ms, percentile, verdict } from './timeline/stats.js';
 
 /**
  * Issue 5: what the recorder adds to a model call. A "provider" that answers
@@ -64,10 +64,50 @@ async function provider(i: number): Promise<{ text: string; usage: { input: numb
   return { text: `Answer ${i}: ${'a step of the plan. '.repeat(24)}`, usage: { input: 512, output: 128 } };
 }
 
+interface Measured {
+  /** Milliseconds per recorded call. */
+  recorded: number[];
+  identical: boolean;
+}
+
+type RecordCall = (i: number) => Promise<unknown>;
+
+/** The same provider with no recorder anywhere in the process: what every overhead is measured from. */
+async function measureBare(calls: number): Promise<number[]> {
+  for (let i = 0; i < calls; i++) await provider(i);
+  const samples: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t = performance.now();
+    await provider(i);
+    samples.push(performance.now() - t);
+  }
+  return samples;
+}
+
+/** `calls` recorded calls, each result compared with a bare call's (made just before, untimed). */
+async function measure(record: RecordCall, calls: number): Promise<Measured> {
+  const recorded: number[] = [];
+  let identical = true;
+  for (let i = 0; i < calls; i++) {
+    const plain = await provider(i);
+    const t = performance.now();
+    const through = await record(i);
+    recorded.push(performance.now() - t);
+    identical &&= isDeepStrictEqual(plain, through);
+  }
+  return { recorded, identical };
+}
+
+/** Recorded calls before measuring, so the pipeline's and the hub's hot code reach their optimized tiers. */
+async function warmUp(record: RecordCall, calls: number): Promise<void> {
+  for (let i = 0; i < calls; i++) await record(i);
+}
+
 export async function run(): Promise<BenchTable> {
   const scale = benchScale();
-  const calls = scale.pick(300, 3000);
-  const warmup = scale.pick(50, 300);
+  const calls = scale.pick(300, 10_000);
+  const warmupCalls = scale.pick(50, 5_000);
+  const coldCalls = scale.pick(300, 3_000);
   const scratch = mkdtempSync(join(tmpdir(), 'baton-recorder-bench-'));
   const served = await startBaton(join(scratch, 'hub'));
   const bareServer = await startBare();
@@ -75,6 +115,31 @@ export async function run(): Promise<BenchTable> {
   const loadBefore = loadavg()[0] ?? 0;
   const rows: (string | number)[][] = [];
   let allIdentical = true;
+  const p = (values: number[], q: number) => percentile(values, q);
+  const bare = await measureBare(calls);
+  const overhead = (m: Measured, q: number) => Math.max(0, p(m.recorded, q) - p(bare, q));
+  const row = (label: string, m: Measured, stored: string, verdictCell: string): (string | number)[] => [
+    label,
+    int(m.recorded.length),
+    ms(p(m.recorded, 50)),
+    ms(p(m.recorded, 99)),
+    ms(overhead(m, 50)),
+    ms(overhead(m, 99)),
+    m.identical ? 'identical' : '**differs**',
+    stored,
+    verdictCell,
+  ];
+  rows.push([
+    'no recorder: the bare provider call (what the overheads are measured from)',
+    int(calls),
+    ms(p(bare, 50)),
+    ms(p(bare, 99)),
+    '—',
+    '—',
+    '—',
+    '—',
+    '—',
+  ]);
   try {
     for (const [index, mode] of MODES.entries()) {
       const contextId = `bench-${index}`;
@@ -85,7 +150,10 @@ export async function run(): Promise<BenchTable> {
         deadUrl,
         journalDir: join(scratch, 'journal'),
       });
-      const rec = createRecorder({ ...options, contextId, logger: quiet });
+      // Back to back, this pipeline makes ~20,000 calls a second, far more than a hub stores:
+      // the buffer holds the whole run, so every turn is sent and counted rather than dropped.
+      const buffer = mode.stores ? { maxBufferedTurns: 100_000, maxBufferedBytes: 1024 ** 3 } : {};
+      const rec = createRecorder({ ...options, ...buffer, contextId, logger: quiet });
       const record = (i: number) =>
         rec.call(
           { phase: 'plan', round: i, speaker: 'bench', model: 'claude-sonnet-4-6', stepId: `step-${i}` },
@@ -96,45 +164,37 @@ export async function run(): Promise<BenchTable> {
             usage: { inputTokens: r.usage.input, outputTokens: r.usage.output },
           }),
         );
-      for (let i = 0; i < warmup; i++) await record(i);
-      const bare: number[] = [];
-      const recorded: number[] = [];
-      let identical = true;
-      for (let i = 0; i < calls; i++) {
-        let t = performance.now();
-        const plain = await provider(i);
-        bare.push(performance.now() - t);
-        t = performance.now();
-        const through = await record(i);
-        recorded.push(performance.now() - t);
-        identical &&= isDeepStrictEqual(plain, through);
+      let expectedTurns = 0;
+      if (index === 0) {
+        // The first calls a just-started hub and pipeline see, before either is warm: reported, not judged.
+        const cold = await measure(record, coldCalls);
+        allIdentical &&= cold.identical;
+        expectedTurns += 2 * coldCalls;
+        rows.push(
+          row(`cold start: the default mode's first ${int(coldCalls)} calls, hub started a moment before`, cold, '—', '— (see notes)'),
+        );
       }
+      await warmUp(record, warmupCalls);
+      const m = await measure(record, calls);
       await rec.close(10_000);
       const stats = rec.stats();
-      const expectedTurns = 2 * (calls + warmup);
+      expectedTurns += 2 * (calls + warmupCalls);
       // Remote modes are checked against the hub itself; the embedded store reports what it committed.
       const stored =
         mode.stores && options.url === served.url
           ? (await new BatonClient({ url: served.url }).getContext(contextId)).eventCount
           : stats.turnsWritten;
-      allIdentical &&= identical;
-      const p = (values: number[], q: number) => percentile(values, q);
-      const over50 = Math.max(0, p(recorded, 50) - p(bare, 50));
-      const over99 = Math.max(0, p(recorded, 99) - p(bare, 99));
-      rows.push([
-        mode.label,
-        calls,
-        ms(p(bare, 50)),
-        ms(p(recorded, 50)),
-        ms(p(recorded, 99)),
-        ms(over50),
-        ms(over99),
-        identical ? 'identical' : '**differs**',
-        mode.stores ? `${stored} / ${expectedTurns}` : `0 (${stats.turnsDropped} left in the journal for the next run)`,
-        verdict(over99 <= TARGET_P99_MS),
-      ]);
+      allIdentical &&= m.identical;
+      rows.push(
+        row(
+          mode.label,
+          m,
+          mode.stores ? `${stored} / ${expectedTurns}` : `0 (${stats.turnsDropped} left in the journal for the next run)`,
+          verdict(overhead(m, 99) <= TARGET_P99_MS),
+        ),
+      );
     }
-    rows.push(await roundTrip(served.url, calls, warmup));
+    rows.push(await roundTrip(served.url, calls, warmupCalls));
   } finally {
     await served.stop();
     await bareServer.stop();
@@ -145,9 +205,8 @@ export async function run(): Promise<BenchTable> {
     columns: [
       'mode',
       'calls',
-      'bare p50',
-      'recorded p50',
-      'recorded p99',
+      'call p50',
+      'call p99',
       'overhead p50',
       'overhead p99',
       'pipeline result',
@@ -156,10 +215,14 @@ export async function run(): Promise<BenchTable> {
     ],
     rows,
     notes: [
-      "Back-to-back calls to a provider that answers on the next event-loop turn: the worst case. Each call's prompt write also carries the previous call's response (a response waits up to 20 ms for the next prompt).",
+      "Back-to-back calls to a provider that answers on the next event-loop turn: the worst case (about 20,000 calls a second; a real model call takes seconds, during which the recorder's writes are long done). Each call's prompt write also carries the previous call's response (a response waits up to 20 ms for the next prompt).",
+      "Overhead at a percentile = that percentile of the recorded calls minus the same percentile of the bare provider call, measured first with no recorder in the process. The issue's target (≤ 1 ms at p99, with a local hub) is the default-mode row; the other rows show what the other settings cost.",
+      "The embedded store (`dataDir`) commits on the pipeline's own thread (better-sqlite3 is synchronous), so its p99 is a commit landing on whichever call is in flight; against real model calls that wait on the network for seconds it costs nothing visible, and `url` with a local `baton serve` is the setting the target is met with.",
+      `Each mode is measured in steady state, after ${int(warmupCalls)} recorded calls of warm-up, whose turns count in "turns stored".`,
+      "The cold-start row is the first calls after `baton serve` and the pipeline start, with no warm-up: both processes are still compiling their hot code (V8 compiles on background threads, which compete with the pipeline for this machine's two cores). It is shown, not judged: a real pipeline's first model call takes seconds, during which that is over.",
       'Default mode: the prompt is appended to a local write-ahead journal (one write(2), durable against kill -9) and sent to the hub at once; the provider call does not wait for the round trip. A process killed mid-call leaves its prompt in the journal even when the hub was down, and the next recorder for that hub replays it (tested).',
       '`waitForPrompt: true` makes every call wait until the hub has committed its prompt: one round trip per call, bounded by the reference row.',
-      'The bare-server reference row runs the same recorder against a server that does nothing but answer 201: what is left of the p99 there is the cost of having requests in flight on this machine at all (socket wake-ups, scavenges, preemption: 1,300–1,900 involuntary context switches per run), not the hub’s work.',
+      'The bare-server reference row runs the same recorder against a server that does nothing but answer 201: what is left of the p99 there is the cost of having requests in flight on this machine at all (socket wake-ups, scavenges, preemption), not the hub’s work.',
       `Pipeline results compared with the bare provider's with node:util isDeepStrictEqual: ${allIdentical ? 'all identical' : 'SOME DIFFER'}.`,
       `1-minute load average when the run started: ${loadBefore.toFixed(1)}; p99 values on a busy machine are mostly scheduling delay (compare the reference row).`,
     ],
@@ -185,15 +248,14 @@ async function roundTrip(url: string, calls: number, warmup: number): Promise<(s
   const p99 = percentile(samples, 99);
   return [
     'reference: one append round trip to the hub (BatonClient), no recorder',
-    calls,
-    '—',
+    int(calls),
     ms(p50),
     ms(p99),
     ms(p50),
     ms(p99),
     '—',
     `${calls} / ${calls}`,
-    verdict(p99 <= TARGET_P99_MS),
+    '—',
   ];
 }
 

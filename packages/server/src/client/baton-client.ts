@@ -110,14 +110,25 @@ export class BatonClient {
     return this.#request('POST', `/api/v1/contexts/${enc(contextId)}/events`, { events });
   }
   /**
-   * Appends events already serialized as JSON (one NewEvent each) and asks
-   * for a minimal reply (`Prefer: return=minimal`): each stored event's id
-   * and seq. The cheapest write for a client that keeps its own copy of what
-   * it wrote, like the recorder, which serializes each turn once for its journal.
+   * Appends events already serialized as JSON (one NewEvent each, as a
+   * string or UTF-8 bytes) and asks for a minimal reply (`Prefer:
+   * return=minimal`): each stored event's id and seq. The cheapest write for a
+   * client that keeps its own copy of what it wrote, like the recorder, which
+   * serializes each turn once for its journal.
    */
-  appendSerialized(contextId: string, events: readonly string[]): Promise<{ events: { id: string; seq: number }[]; created: boolean[] }> {
+  appendSerialized(
+    contextId: string,
+    events: readonly (string | Uint8Array)[],
+  ): Promise<{ events: { id: string; seq: number }[]; created: boolean[] }> {
+    // One Buffer, assembled outside the JS heap: no large string for the GC to copy.
+    const parts: Uint8Array[] = [EVENTS_OPEN];
+    for (const [i, event] of events.entries()) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(typeof event === 'string' ? Buffer.from(event) : event);
+    }
+    parts.push(EVENTS_CLOSE);
     return this.#request('POST', `/api/v1/contexts/${enc(contextId)}/events`, undefined, {
-      raw: `{"events":[${events.join(',')}]}`,
+      raw: Buffer.concat(parts),
       headers: { prefer: 'return=minimal' },
     });
   }
@@ -196,7 +207,12 @@ export class BatonClient {
    * keep-alive pool without WHATWG streams and an AbortSignal per call, which
    * cost a client (the recorder, `baton mcp`) several times the CPU.
    */
-  async #request<T>(method: string, path: string, body?: unknown, extra?: { raw?: string; headers?: Record<string, string> }): Promise<T> {
+  async #request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    extra?: { raw?: string | Uint8Array; headers?: Record<string, string> },
+  ): Promise<T> {
     const payload = extra?.raw ?? (body === undefined ? undefined : JSON.stringify(body));
     let status: number;
     let text: string;
@@ -228,6 +244,10 @@ export class BatonClient {
     return json as T;
   }
 }
+
+const EVENTS_OPEN = Buffer.from('{"events":[');
+const COMMA = Buffer.from(',');
+const EVENTS_CLOSE = Buffer.from(']}');
 
 function enc(id: string): string {
   return encodeURIComponent(id);

@@ -229,6 +229,11 @@ for (const factory of storeFactories()) {
         ['minimal-b', 'alice'],
       ]);
       expect(await client.appendSerialized('minimal-ctx', turns)).toEqual({ ...batch, created: [false, false] });
+      // As UTF-8 bytes with the journal's trailing newline (JSON whitespace), the form the recorder sends.
+      const line = Buffer.from(`${JSON.stringify({ id: 'minimal-c', kind: 'turn', direction: 'response', content: text('c é') })}\n`);
+      const [third] = (await client.appendSerialized('minimal-ctx', [line])).events;
+      expect((await client.getEvent('minimal-c')).content).toEqual(text('c é'));
+      expect(third?.seq).toBe((stored.at(-1)?.seq ?? 0) + 1);
       const before = await api.stored();
       await expect(client.appendSerialized('minimal-ctx', [turns[0] as string, '{"kind":"turn"}'])).rejects.toMatchObject({
         code: 'invalid_argument',

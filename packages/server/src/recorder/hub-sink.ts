@@ -1,8 +1,8 @@
-import type { Actor, Event, EventPage, EventQueryInput, NewContextInput, NewEventInput } from '@baton/core';
+import type { Actor, Event, EventPage, EventQueryInput, NewContextInput } from '@baton/core';
 import { type Caller, localCaller } from '../hub/caller.js';
 import { Hub } from '../hub/hub.js';
 import type { Store } from '../store/store.js';
-import { type TurnSink, unless } from './sink.js';
+import { type TurnBatch, type TurnSink, turnsOf, unless } from './sink.js';
 
 /**
  * Writes to a hub in this process: one given by the caller (a pipeline running
@@ -12,6 +12,7 @@ import { type TurnSink, unless } from './sink.js';
  */
 export class HubSink implements TurnSink {
   readonly kind = 'embedded';
+  readonly prefers = 'turns';
   readonly #hub: Promise<Hub>;
   readonly #caller: Caller;
   readonly #owned: Promise<Store> | null;
@@ -40,9 +41,9 @@ export class HubSink implements TurnSink {
     return new HubSink(hub, actor, store);
   }
 
-  async append(contextId: string, turns: readonly NewEventInput[]): Promise<void> {
+  async append(contextId: string, batch: TurnBatch): Promise<void> {
     const hub = await this.#hub;
-    await hub.appendEvents(contextId, turns, this.#caller);
+    await hub.appendEvents(contextId, turnsOf(batch), this.#caller);
   }
 
   async ensureContext(contextId: string, init: NewContextInput): Promise<void> {

@@ -15,6 +15,15 @@ import type { NewContextInput, NewEventInput } from '@baton/core';
 import { newId } from '../hub/ids.js';
 import type { RecorderLogger } from './logger.js';
 
+/** A value as one JSON line in UTF-8 bytes, newline included, encoded straight into a Buffer (no second string). */
+export function jsonLine(value: unknown): Buffer {
+  const json = JSON.stringify(value);
+  const line = Buffer.allocUnsafe(Buffer.byteLength(json) + 1);
+  line.write(json);
+  line[line.length - 1] = 0x0a;
+  return line;
+}
+
 /**
  * The recorder's write-ahead journal: every turn is appended to a local file
  * (one JSON line, a plain `write(2)`) before the recorder hands it to the hub,
@@ -70,8 +79,7 @@ export class TurnJournal {
       mkdirSync(dir, { recursive: true });
       const path = join(dir, `${process.pid}-${newId()}${SUFFIX}`);
       const fd = openSync(path, 'a');
-      const line = `${JSON.stringify({ journal: 'baton-recorder', version: 1, ...header } satisfies JournalHeader)}\n`;
-      const headerBytes = writeSync(fd, line);
+      const headerBytes = writeSync(fd, jsonLine({ journal: 'baton-recorder', version: 1, ...header } satisfies JournalHeader));
       return new TurnJournal(path, fd, headerBytes, maxBytes, log);
     } catch (error) {
       log.warn({ err: String(error), dir }, 'the recorder journal cannot be opened; prompts wait for the hub instead');
@@ -79,12 +87,11 @@ export class TurnJournal {
     }
   }
 
-  /** Appends a turn (as JSON); false when it could not be journaled (the caller then waits for the hub). */
-  write(json: string): boolean {
+  /** Appends a turn (one JSON line, newline included); false when it could not be journaled (the caller then waits for the hub). */
+  write(line: Uint8Array): boolean {
     if (this.#closed || this.#full) return false;
-    const line = `${json}\n`;
     try {
-      if (this.#bytes + line.length > this.#maxBytes) {
+      if (this.#bytes + line.byteLength > this.#maxBytes) {
         this.#full = true;
         this.#log.warn({ path: this.path, bytes: this.#bytes }, 'the recorder journal is full; new turns are not journaled');
         return false;

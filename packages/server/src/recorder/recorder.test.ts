@@ -1,10 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { TurnEvent } from '@baton/core';
+import { Actor as ActorSchema, type TurnEvent } from '@baton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hub } from '../hub/hub.js';
 import { postgresFactory } from '../test-support/databases.js';
 import { hubTurns, memoryLogger, startTestHub, type TestHub } from '../test-support/recorder-harness.js';
+import { HubSink } from './hub-sink.js';
 import { createRecorder, promptIdOf, type RecorderOptions, responseIdOf } from './index.js';
+import { jsonLine } from './journal.js';
+import { RemoteSink } from './remote-sink.js';
 
 const postgres = postgresFactory();
 let testHub: TestHub;
@@ -245,5 +248,29 @@ describe('createRecorder', () => {
     expect(() => createRecorder({ contextId: 'x' })).toThrow(/exactly one of url, dataDir or hub/);
     expect(() => createRecorder({ contextId: 'x', url: 'http://127.0.0.1:1', dataDir: '/tmp/x' })).toThrow(/exactly one/);
     expect(() => createRecorder({ contextId: 'not a valid id!', url: 'http://127.0.0.1:1' })).toThrow(/contextId/);
+  });
+});
+
+describe('turn sinks', () => {
+  it('store a batch given as objects or as JSON lines, whichever form they prefer', async () => {
+    const actor = { id: 'sink-test', role: 'agent' as const };
+    const sinks = [new RemoteSink({ url: testHub.url, actor, writeTimeoutMs: 5000 }), HubSink.over(testHub.hub, ActorSchema.parse(actor))];
+    for (const [n, sink] of sinks.entries()) {
+      const contextId = `sink-forms-${n}`;
+      await sink.ensureContext(contextId, { title: 'forms' });
+      const turn = (id: string, text: string) => ({
+        id,
+        kind: 'turn' as const,
+        direction: 'prompt' as const,
+        content: [{ type: 'text' as const, text }],
+      });
+      await sink.append(contextId, { turns: [turn(`${contextId}-a`, 'as an object')] });
+      await sink.append(contextId, { json: [jsonLine(turn(`${contextId}-b`, 'as JSON bytes, ünïcode'))] });
+      const stored = await hubTurns(testHub.hub, contextId);
+      expect(stored.map((t) => [t.id, t.content])).toEqual([
+        [`${contextId}-a`, [{ type: 'text', text: 'as an object' }]],
+        [`${contextId}-b`, [{ type: 'text', text: 'as JSON bytes, ünïcode' }]],
+      ]);
+    }
   });
 });

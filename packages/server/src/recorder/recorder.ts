@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { BatonError, type Json, type NewEventInput, NewTurn, zodIssues } from '@baton/core';
 import { newId } from '../hub/ids.js';
 import type { RecorderOptions } from './create-recorder.js';
-import { claimOrphans, type OrphanJournal, releaseClaimed, removeClaimed, TurnJournal } from './journal.js';
+import { claimOrphans, jsonLine, type OrphanJournal, releaseClaimed, removeClaimed, TurnJournal } from './journal.js';
 import { defaultRecorderLogger, type RecorderLogger } from './logger.js';
 import type { TurnSink } from './sink.js';
 import { conversation, listTurns } from './thread-queries.js';
@@ -283,10 +283,12 @@ export class Recorder {
       this.#log.error({ turnId: built.turn.id, issues }, 'a turn is invalid and will not be recorded');
       return dropped;
     }
-    // Serialized once: the journal line, and the request body the remote sink sends.
-    const json = JSON.stringify(built.turn);
-    const journaled = this.#journal?.write(json) ?? false;
-    const stored = this.#writer.enqueue(built.turn, built.bytes, urgent, json).then((outcome) => outcome === 'stored');
+    // Serialized once, to bytes outside the JS heap: the journal line and, for a remote hub, the
+    // request body. Queued turns then cost the garbage collector almost nothing to keep.
+    const line = this.#journal || this.#sink.prefers === 'json' ? jsonLine(built.turn) : null;
+    const journaled = (line && this.#journal?.write(line)) ?? false;
+    const payload = line && this.#sink.prefers === 'json' ? line : built.turn;
+    const stored = this.#writer.enqueue(built.turn.id, payload, built.bytes, urgent).then((outcome) => outcome === 'stored');
     return { stored, journaled };
   }
 
@@ -332,11 +334,11 @@ export class Recorder {
   async #replayBatch(orphan: OrphanJournal, batch: NewEventInput[]): Promise<void> {
     const { contextId, context } = orphan.header;
     try {
-      await this.#sink.append(contextId, batch);
+      await this.#sink.append(contextId, { turns: batch });
     } catch (error) {
       if (error instanceof BatonError && error.code === 'not_found' && error.details?.kind === 'context') {
         await this.#sink.ensureContext(contextId, context);
-        await this.#sink.append(contextId, batch);
+        await this.#sink.append(contextId, { turns: batch });
       } else if (error instanceof BatonError && error.code === 'invalid_argument' && batch.length > 1) {
         // Isolate the turn the hub refuses; the rest still go in.
         for (const turn of batch) await this.#replayBatch(orphan, [turn]);

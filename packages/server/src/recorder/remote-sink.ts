@@ -1,6 +1,6 @@
-import type { ActorInput, Event, EventPage, EventQueryInput, NewContextInput, NewEventInput } from '@baton/core';
+import type { ActorInput, Event, EventPage, EventQueryInput, NewContextInput } from '@baton/core';
 import { BatonClient } from '../client/baton-client.js';
-import { type TurnSink, unless } from './sink.js';
+import { type TurnBatch, type TurnSink, unless } from './sink.js';
 
 export interface RemoteSinkOptions {
   url: string;
@@ -13,6 +13,7 @@ export interface RemoteSinkOptions {
 /** Writes through the hub's REST API (`baton serve`), the default for pipelines. */
 export class RemoteSink implements TurnSink {
   readonly kind = 'remote';
+  readonly prefers = 'json';
   readonly #writes: BatonClient;
   readonly #reads: BatonClient;
 
@@ -22,11 +23,11 @@ export class RemoteSink implements TurnSink {
     this.#reads = new BatonClient(base);
   }
 
-  async append(contextId: string, turns: readonly NewEventInput[], serialized?: readonly string[]): Promise<void> {
+  async append(contextId: string, batch: TurnBatch): Promise<void> {
     // The turns as the journal already serialized them, and only ids back: a batch of
     // prompts costs neither a second JSON.stringify here nor parsing their echo.
-    if (serialized) await this.#writes.appendSerialized(contextId, serialized);
-    else await this.#writes.appendEvents(contextId, turns);
+    if ('json' in batch) await this.#writes.appendSerialized(contextId, batch.json);
+    else await this.#writes.appendEvents(contextId, batch.turns);
   }
 
   async ensureContext(contextId: string, init: NewContextInput): Promise<void> {

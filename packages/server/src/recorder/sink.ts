@@ -9,6 +9,19 @@ import {
 } from '@baton/core';
 
 /**
+ * Turns to append, in order: as objects, or each as the UTF-8 bytes of one
+ * JSON object (surrounding whitespace, such as the journal's newline, allowed).
+ */
+export type TurnBatch = { readonly turns: readonly NewEventInput[] } | { readonly json: readonly Uint8Array[] };
+
+/** The turns of a batch as objects, parsing JSON bytes when that is the form it holds. */
+export function turnsOf(batch: TurnBatch): readonly NewEventInput[] {
+  if ('turns' in batch) return batch.turns;
+  const decoder = new TextDecoder();
+  return batch.json.map((bytes) => JSON.parse(decoder.decode(bytes)) as NewEventInput);
+}
+
+/**
  * Where the recorder's turns go: a hub over HTTP (`RemoteSink`) or a hub in
  * this process (`HubSink`). Every member may throw; the recorder's writer is
  * the one place that decides what a failure means for the pipeline (nothing).
@@ -17,11 +30,16 @@ export interface TurnSink {
   /** 'remote' or 'embedded', for logs and stats. */
   readonly kind: 'remote' | 'embedded';
   /**
-   * Appends turns in one transaction. Turns carry writer-chosen ids, so a
-   * retry stores nothing twice. `serialized` holds the same turns as JSON
-   * when the recorder already has it (for its journal); a sink may send it as is.
+   * Which form `append` takes with the least work: JSON bytes (a remote hub
+   * gets them as the request body) or turn objects (a hub in this process).
+   * The recorder keeps only that form of each queued turn.
    */
-  append(contextId: string, turns: readonly NewEventInput[], serialized?: readonly string[]): Promise<void>;
+  readonly prefers: 'json' | 'turns';
+  /**
+   * Appends turns in one transaction. Turns carry writer-chosen ids, so a
+   * retry stores nothing twice. Either form is accepted whatever `prefers` says.
+   */
+  append(contextId: string, batch: TurnBatch): Promise<void>;
   /** Creates the context unless it exists. */
   ensureContext(contextId: string, init: NewContextInput): Promise<void>;
   listEvents(contextId: string, query: EventQueryInput): Promise<EventPage>;

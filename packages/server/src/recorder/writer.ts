@@ -1,6 +1,6 @@
 import { BatonError, type NewContextInput, type NewEventInput } from '@baton/core';
 import type { RecorderLogger } from './logger.js';
-import type { TurnSink } from './sink.js';
+import type { TurnBatch, TurnSink } from './sink.js';
 
 /**
  * What became of one turn handed to the writer:
@@ -44,9 +44,8 @@ export interface WriterCounters {
 }
 
 interface Entry {
-  turn: NewEventInput;
-  /** The turn as JSON, when the recorder serialized it already. */
-  json: string | undefined;
+  /** The turn in the form its sink prefers: an object, or its JSON bytes (kept off the JS heap). */
+  payload: NewEventInput | Uint8Array;
   id: string;
   bytes: number;
   settle: ((outcome: WriteOutcome) => void) | null;
@@ -104,14 +103,14 @@ export class TurnWriter {
    * at once; others (responses) wait up to `lingerMs` for the next prompt, so
    * back-to-back calls cost one round trip each rather than two.
    */
-  enqueue(turn: NewEventInput & { id: string }, bytes: number, urgent: boolean, json?: string): Promise<WriteOutcome> {
+  enqueue(id: string, payload: NewEventInput | Uint8Array, bytes: number, urgent: boolean): Promise<WriteOutcome> {
     if (this.#closed) {
       this.#drop(1, 'the recorder is closed');
       return Promise.resolve('dropped');
     }
     return new Promise((resolve) => {
       this.#makeRoom(bytes);
-      const entry: Entry = { turn, json, id: turn.id, bytes, settle: resolve };
+      const entry: Entry = { payload, id, bytes, settle: resolve };
       this.#queue.push(entry);
       this.#queuedBytes += bytes;
       if (this.#retryTimer || this.#stalled()) {
@@ -216,15 +215,14 @@ export class TurnWriter {
   }
 
   async #write(batch: Entry[]): Promise<void> {
-    const turns = batch.map((e) => e.turn);
-    const serialized = batch.every((e) => e.json !== undefined) ? batch.map((e) => e.json as string) : undefined;
+    const turns = toBatch(batch);
     try {
       try {
-        await this.#sink.append(this.#options.contextId, turns, serialized);
+        await this.#sink.append(this.#options.contextId, turns);
       } catch (error) {
         if (!isMissingContext(error)) throw error;
         await this.#sink.ensureContext(this.#options.contextId, this.#options.context);
-        await this.#sink.append(this.#options.contextId, turns, serialized);
+        await this.#sink.append(this.#options.contextId, turns);
       }
     } catch (error) {
       this.#failed(batch, error);
@@ -308,6 +306,17 @@ export class TurnWriter {
     this.#lastDropLog = now;
     this.#log.warn({ dropped: count, totalDropped: this.counters.dropped }, `turns dropped: ${reason}`);
   }
+}
+
+/** A batch in one form: JSON bytes when every entry holds them (the usual case), objects otherwise. */
+function toBatch(entries: readonly Entry[]): TurnBatch {
+  const json: Uint8Array[] = [];
+  for (const { payload } of entries) if (payload instanceof Uint8Array) json.push(payload);
+  if (json.length === entries.length) return { json };
+  const decoder = new TextDecoder();
+  return {
+    turns: entries.map(({ payload }) => (payload instanceof Uint8Array ? (JSON.parse(decoder.decode(payload)) as NewEventInput) : payload)),
+  };
 }
 
 function isMissingContext(error: unknown): boolean {
