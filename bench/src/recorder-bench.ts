@@ -46,7 +46,7 @@ const MODES: Mode[] = [
     options: ({ hubUrl, journalDir }) => ({ url: hubUrl, journalDir, waitForPrompt: true }),
     stores: true,
   },
-  { label: 'embedded store (`dataDir`), default', options: ({ dataDir }) => ({ dataDir }), stores: true },
+  { label: 'embedded store (`dataDir`, on a worker thread), default', options: ({ dataDir }) => ({ dataDir }), stores: true },
   { label: 'hub unreachable (connection refused)', options: ({ deadUrl, journalDir }) => ({ url: deadUrl, journalDir }), stores: false },
   {
     label: 'reference: the same recorder against the bare @hono/node-server (answers 201, stores nothing)',
@@ -217,7 +217,7 @@ export async function run(): Promise<BenchTable> {
     notes: [
       "Back-to-back calls to a provider that answers on the next event-loop turn: the worst case (about 20,000 calls a second; a real model call takes seconds, during which the recorder's writes are long done). Each call's prompt write also carries the previous call's response (a response waits up to 20 ms for the next prompt).",
       "Overhead at a percentile = that percentile of the recorded calls minus the same percentile of the bare provider call, measured first with no recorder in the process. The issue's target (≤ 1 ms at p99, with a local hub) is the default-mode row; the other rows show what the other settings cost.",
-      "The embedded store (`dataDir`) commits on the pipeline's own thread (better-sqlite3 is synchronous), so its p99 is a commit landing on whichever call is in flight; against real model calls that wait on the network for seconds it costs nothing visible, and `url` with a local `baton serve` is the setting the target is met with.",
+      "The embedded store (`dataDir`) runs the hub on a worker thread of the pipeline's process: the pipeline's thread posts each batch's JSON bytes, the worker validates, commits and indexes them (better-sqlite3 is synchronous, so on the pipeline's own thread each commit would land inside some call).",
       `Each mode is measured in steady state, after ${int(warmupCalls)} recorded calls of warm-up, whose turns count in "turns stored".`,
       "The cold-start row is the first calls after `baton serve` and the pipeline start, with no warm-up: both processes are still compiling their hot code (V8 compiles on background threads, which compete with the pipeline for this machine's two cores). It is shown, not judged: a real pipeline's first model call takes seconds, during which that is over.",
       'Default mode: the prompt is appended to a local write-ahead journal (one write(2), durable against kill -9) and sent to the hub at once; the provider call does not wait for the round trip. A process killed mid-call leaves its prompt in the journal even when the hub was down, and the next recorder for that hub replays it (tested).',

@@ -8,13 +8,15 @@ import { type JournalPlace, Recorder } from './recorder.js';
 import { RemoteSink } from './remote-sink.js';
 import type { TurnSink } from './sink.js';
 import type { CallMeta } from './types.js';
+import { WorkerSink } from './worker-sink.js';
 
 export interface RecorderOptions {
   /** A running hub (`baton serve`), e.g. http://127.0.0.1:7337. */
   url?: string;
   token?: string;
   /**
-   * Embedded: open the store in this directory in-process. Only where no
+   * Embedded: open the store in this directory, on a worker thread of this
+   * process (commits never run on the pipeline's thread). Only where no
    * `baton serve` owns it (DESIGN §3: one server process per SQLite file).
    */
   dataDir?: string;
@@ -89,7 +91,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     sink = HubSink.over(options.hub, actor);
   } else {
     const dataDir = resolve(options.dataDir as string);
-    sink = HubSink.open({ dataDir, databaseUrl: options.databaseUrl }, actor);
+    sink = new WorkerSink({ dataDir, databaseUrl: options.databaseUrl }, actor);
     journal = { dir: join(dataDir, 'recorder-journal'), target: options.databaseUrl ? `db:${options.databaseUrl}` : `dir:${dataDir}` };
   }
   if (options.journalDir === false) journal = null;

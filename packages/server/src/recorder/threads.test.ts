@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { BatonError } from '@baton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatonClient } from '../client/baton-client.js';
@@ -87,7 +89,35 @@ describe('deleting a thread', () => {
 });
 
 describe('embedded mode (dataDir)', () => {
-  it('opens the store in-process, records, and leaves the turns in the SQLite file', async () => {
+  it('commits on a worker thread that never holds up a finished pipeline, whatever flags the pipeline runs with', async () => {
+    const tmp = tempDir();
+    try {
+      // The built recorder, as a pipeline imports it; --input-type would break a worker that inherited it.
+      const script = `
+        import { createRecorder } from 'baton/recorder';
+        const rec = createRecorder({ dataDir: ${JSON.stringify(tmp.dir)}, contextId: 'never-closed' });
+        const answer = await rec.call({ phase: 'plan' }, 'Plan.', async () => 'Planned.');
+        console.log(answer);`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({ status: 0, stdout: 'Planned.' });
+      const store = openSqliteStore({ dataDir: tmp.dir });
+      const page = await new Hub(store).listEvents(
+        'never-closed',
+        { kind: 'turn' },
+        localCaller({ id: 'reader', name: null, runtime: null, role: 'user' }),
+      );
+      expect(page.events.map((e) => e.kind === 'turn' && e.direction)).toEqual(['prompt', 'response']);
+      await store.close();
+    } finally {
+      tmp.remove();
+    }
+  });
+
+  it('opens the store itself, records, and leaves the turns in the SQLite file', async () => {
     const tmp = tempDir();
     try {
       const embedded = createRecorder({ dataDir: tmp.dir, contextId: 'no-server', context: { title: 'Run 7' }, logger: memoryLogger() });
