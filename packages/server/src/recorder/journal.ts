@@ -61,6 +61,7 @@ export class TurnJournal {
   #bytes: number;
   /** Set once a turn was lost from memory before being stored: the file is then kept whole for replay. */
   #keepAll = false;
+  #drops = 0;
   #full = false;
   #closed = false;
 
@@ -105,9 +106,39 @@ export class TurnJournal {
     }
   }
 
-  /** A turn was dropped from memory unstored: keep the file whole so the next recorder replays it. */
+  /** A turn was dropped from memory unstored: keep the file whole, so it can be sent again from here. */
   keepAll(): void {
     this.#keepAll = true;
+    this.#drops++;
+  }
+
+  /** Whether turns were dropped from memory since the file was last cut back: then only the file holds them. */
+  get holdsDropped(): boolean {
+    return this.#keepAll;
+  }
+
+  /** How many times turns were dropped from memory, to tell whether more were dropped during a resend. */
+  get drops(): number {
+    return this.#drops;
+  }
+
+  /**
+   * Every turn in the file, for the recorder that dropped some from memory to
+   * send them again itself (appends are idempotent by id, so the ones already
+   * stored are no-ops); null when the file cannot be read.
+   */
+  readAll(): NewEventInput[] | null {
+    try {
+      return turnsIn(readFileSync(this.path, 'utf8'));
+    } catch (error) {
+      this.#log.warn({ err: String(error), path: this.path }, 'reading the recorder journal back failed');
+      return null;
+    }
+  }
+
+  /** The turns `readAll` gave are stored: unless more were dropped since `drops` was `mark`, the file may be cut back again. */
+  resent(mark: number): void {
+    if (this.#drops === mark) this.#keepAll = false;
   }
 
   /** Every turn handed over so far is stored: cut the file back to its header. */
@@ -171,17 +202,12 @@ export function claimOrphans(dir: string, target: string, log: RecorderLogger): 
     const header = parseLine(firstLine(from)) as JournalHeader | null;
     if (header?.journal !== 'baton-recorder' || header.target !== target) continue;
     const to = join(dir, `${process.pid}-${newId()}${CLAIMED}`);
-    let lines: string[];
+    let turns: NewEventInput[];
     try {
       renameSync(from, to);
-      lines = readFileSync(to, 'utf8').split('\n');
+      turns = turnsIn(readFileSync(to, 'utf8'));
     } catch {
       continue; // another recorder claimed it first
-    }
-    const turns: NewEventInput[] = [];
-    for (const line of lines.slice(1)) {
-      const turn = parseLine(line) as NewEventInput | null;
-      if (turn) turns.push(turn);
     }
     log.info(
       { path: from, turns: turns.length, contextId: header.contextId },
@@ -220,6 +246,16 @@ function firstLine(path: string): string {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** The turns of a journal's text: every line after the header that parses (a torn last line does not). */
+function turnsIn(text: string): NewEventInput[] {
+  const turns: NewEventInput[] = [];
+  for (const line of text.split('\n').slice(1)) {
+    const turn = parseLine(line) as NewEventInput | null;
+    if (turn) turns.push(turn);
+  }
+  return turns;
 }
 
 function parseLine(line: string | undefined): unknown {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { BatonError, type Json, type NewEventInput, NewTurn, zodIssues } from '@baton/core';
+import { BatonError, type Json, type NewContextInput, type NewEventInput, NewTurn, zodIssues } from '@baton/core';
 import { newId } from '../hub/ids.js';
 import type { RecorderOptions } from './create-recorder.js';
 import { claimOrphans, jsonLine, type OrphanJournal, releaseClaimed, removeClaimed, TurnJournal } from './journal.js';
@@ -60,6 +60,9 @@ export class Recorder {
   #closing: Promise<void> | null = null;
   #replaying: Promise<void> = Promise.resolve();
   #replayed = 0;
+  /** Sending this recorder's own journal again (turns dropped from memory) is under way. */
+  #recovering = false;
+  readonly #context: NewContextInput;
 
   constructor(sink: TurnSink, options: RecorderOptions, journal: JournalPlace | null = null) {
     this.contextId = options.contextId;
@@ -68,6 +71,7 @@ export class Recorder {
     this.#defaults = options.defaults ?? {};
     this.#waitForPrompt = options.waitForPrompt;
     const context = { title: options.context?.title ?? options.contextId, ...options.context };
+    this.#context = context;
     this.#journal = journal
       ? TurnJournal.open(
           journal.dir,
@@ -96,7 +100,7 @@ export class Recorder {
       },
       this.#log,
       this.#journal && {
-        idle: () => this.#journal?.settled(),
+        idle: () => this.#caughtUp(),
         dropped: () => this.#journal?.keepAll(),
       },
     );
@@ -303,36 +307,72 @@ export class Recorder {
   }
 
   /**
+   * The writer has stored everything it holds. Turns it dropped from memory
+   * meanwhile (the hub was away longer than the buffer lasts) are still in the
+   * journal: send the journal again, then cut it back once nothing new was dropped.
+   */
+  #caughtUp(): void {
+    const journal = this.#journal;
+    if (!journal || this.#recovering || this.#closing) return;
+    if (!journal.holdsDropped) {
+      journal.settled();
+      return;
+    }
+    const mark = journal.drops;
+    const turns = journal.readAll();
+    if (!turns) return;
+    this.#log.info(
+      { turns: turns.length, path: journal.path },
+      'the hub is back: sending the turns dropped from memory again from the journal',
+    );
+    this.#recovering = true;
+    void this.#deliver({ contextId: this.contextId, context: this.#context }, turns, journal.path).then((done) => {
+      this.#recovering = false;
+      if (!done) return; // closed first: the file stays whole for the next recorder
+      journal.resent(mark);
+      if (this.#writer.pending === 0) this.#caughtUp();
+    });
+  }
+
+  /**
    * Stores the turns of journals that exited processes left behind, oldest
-   * first, in batches; retried with backoff while the hub is unreachable, and
-   * given back for a later recorder when this one closes first.
+   * first; given back for a later recorder when this one closes first.
    */
   async #replay(orphans: OrphanJournal[]): Promise<void> {
     for (const orphan of orphans) {
-      let delay = 250;
-      for (let done = 0; done < orphan.turns.length; ) {
-        if (this.#closing) {
-          releaseClaimed(orphan.path);
-          return;
-        }
-        const batch = orphan.turns.slice(done, done + 200);
-        try {
-          await this.#replayBatch(orphan, batch);
-          done += batch.length;
-          this.#replayed += batch.length;
-          delay = 250;
-        } catch (error) {
-          this.#log.debug({ err: String(error), path: orphan.path, retryInMs: delay }, 'replaying a recorder journal failed; retrying');
-          await new Promise((resolve) => setTimeout(resolve, delay).unref());
-          delay = Math.min(delay * 2, 10_000);
-        }
+      if (!(await this.#deliver(orphan.header, orphan.turns, orphan.path))) {
+        releaseClaimed(orphan.path);
+        return;
       }
       removeClaimed(orphan.path);
     }
   }
 
-  async #replayBatch(orphan: OrphanJournal, batch: NewEventInput[]): Promise<void> {
-    const { contextId, context } = orphan.header;
+  /**
+   * Sends journaled turns in batches, retrying with backoff while the hub is
+   * unreachable: true once all are stored, false when the recorder closed first.
+   */
+  async #deliver(target: { contextId: string; context: NewContextInput }, turns: NewEventInput[], path: string): Promise<boolean> {
+    let delay = 250;
+    for (let done = 0; done < turns.length; ) {
+      if (this.#closing) return false;
+      const batch = turns.slice(done, done + 200);
+      try {
+        await this.#replayBatch(target, batch, path);
+        done += batch.length;
+        this.#replayed += batch.length;
+        delay = 250;
+      } catch (error) {
+        this.#log.debug({ err: String(error), path, retryInMs: delay }, 'replaying a recorder journal failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        delay = Math.min(delay * 2, 10_000);
+      }
+    }
+    return true;
+  }
+
+  async #replayBatch(target: { contextId: string; context: NewContextInput }, batch: NewEventInput[], path: string): Promise<void> {
+    const { contextId, context } = target;
     try {
       await this.#sink.append(contextId, { turns: batch });
     } catch (error) {
@@ -341,9 +381,9 @@ export class Recorder {
         await this.#sink.append(contextId, { turns: batch });
       } else if (error instanceof BatonError && error.code === 'invalid_argument' && batch.length > 1) {
         // Isolate the turn the hub refuses; the rest still go in.
-        for (const turn of batch) await this.#replayBatch(orphan, [turn]);
+        for (const turn of batch) await this.#replayBatch(target, [turn], path);
       } else if (error instanceof BatonError && (error.code === 'invalid_argument' || error.code === 'conflict')) {
-        this.#log.error({ err: error.message, path: orphan.path }, 'a journaled turn was refused by the hub; it is skipped');
+        this.#log.error({ err: error.message, path }, 'a journaled turn was refused by the hub; it is skipped');
       } else {
         throw error;
       }

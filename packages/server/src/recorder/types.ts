@@ -99,11 +99,18 @@ export interface RecorderStats {
   turnsWritten: number;
   /** Refused by the hub for good (invalid data, too large, forbidden). */
   turnsRejected: number;
-  /** Lost: the in-memory buffer overflowed or the recorder closed with turns unwritten. */
+  /**
+   * Dropped from memory: the buffer overflowed or the recorder closed with turns unwritten.
+   * With a journal they are not lost: this recorder sends them again once the hub is back,
+   * or the next recorder for the hub does.
+   */
   turnsDropped: number;
   /** Waiting in memory to be written or retried. */
   turnsPending: number;
-  /** Turns replayed from journals that exited processes left behind. */
+  /**
+   * Turns sent again from a journal: one an exited process left behind, or this
+   * recorder's own after it dropped turns from memory (those already stored are no-ops).
+   */
   turnsReplayed: number;
   /** Write attempts that failed; a turn retried three times counts three. */
   writeFailures: number;
