@@ -54,7 +54,7 @@ export interface RecorderOptions {
   waitForPrompt?: boolean;
   /** Default 2,000 ms. Also how long a write may run before new prompts stop waiting for it. */
   promptTimeoutMs?: number;
-  /** Bound on each write request to a remote hub. Default 10,000 ms. */
+  /** Bound on each write request to a remote hub, or to the embedded store's worker. Default 10,000 ms. */
   writeTimeoutMs?: number;
   /** Larger turns are truncated (with a note) rather than lost. Default 5 MiB. */
   maxTurnBytes?: number;
@@ -91,7 +91,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     sink = HubSink.over(options.hub, actor);
   } else {
     const dataDir = resolve(options.dataDir as string);
-    sink = new WorkerSink({ dataDir, databaseUrl: options.databaseUrl }, actor);
+    sink = new WorkerSink({ dataDir, databaseUrl: options.databaseUrl, timeoutMs: options.writeTimeoutMs ?? 10_000 }, actor);
     journal = { dir: join(dataDir, 'recorder-journal'), target: options.databaseUrl ? `db:${options.databaseUrl}` : `dir:${dataDir}` };
   }
   if (options.journalDir === false) journal = null;

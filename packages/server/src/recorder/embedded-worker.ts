@@ -1,28 +1,39 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type Actor, BatonError } from '@baton/core';
 import { HubSink } from './hub-sink.js';
-import type { WorkerReply, WorkerRequest } from './worker-sink.js';
+import type { TurnBatch } from './sink.js';
+import type { WorkerBatch, WorkerReply, WorkerRequest } from './worker-sink.js';
 
 /**
  * The worker thread behind `createRecorder({ dataDir })`: it opens the store
  * and runs the hub, so SQLite commits and search indexing never run on the
- * pipeline's own thread. It answers the requests of `WorkerSink`, one at a
- * time per kind, in the order they arrive.
+ * pipeline's own thread. It answers `WorkerSink`'s requests as they come (the
+ * recorder's writer sends one append at a time); `close` waits for the rest.
  */
 const { dataDir, databaseUrl, actor } = workerData as { dataDir: string; databaseUrl: string | undefined; actor: Actor };
 const sink = HubSink.open({ dataDir, databaseUrl }, actor);
 const port = parentPort;
 if (!port) throw new Error('embedded-worker runs only as a worker thread');
+const inFlight = new Set<Promise<unknown>>();
 
 port.on('message', (request: WorkerRequest) => {
-  void answer(request).then((reply) => port.postMessage(reply));
+  const answered = answer(request).then((reply) => {
+    try {
+      port.postMessage(reply);
+    } catch (error) {
+      // A value that cannot be cloned: the request fails rather than the worker.
+      port.postMessage(failure(request.id, error));
+    }
+  });
+  inFlight.add(answered);
+  void answered.finally(() => inFlight.delete(answered));
 });
 
 async function answer(request: WorkerRequest): Promise<WorkerReply> {
   try {
     switch (request.op) {
       case 'append':
-        await sink.append(request.contextId, request.batch);
+        await sink.append(request.contextId, toTurnBatch(request.batch));
         return { id: request.id, ok: true, value: null };
       case 'ensureContext':
         await sink.ensureContext(request.contextId, request.init);
@@ -32,12 +43,27 @@ async function answer(request: WorkerRequest): Promise<WorkerReply> {
       case 'getEvent':
         return { id: request.id, ok: true, value: await sink.getEvent(request.eventId) };
       case 'close':
+        await Promise.allSettled([...inFlight]);
         await sink.close();
         return { id: request.id, ok: true, value: null };
     }
   } catch (error) {
-    if (error instanceof BatonError)
-      return { id: request.id, ok: false, error: { code: error.code, message: error.message, details: error.details } };
-    return { id: request.id, ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+    return failure(request.id, error);
   }
+}
+
+function toTurnBatch(batch: WorkerBatch): TurnBatch {
+  if ('turns' in batch) return batch;
+  const json: Uint8Array[] = [];
+  let start = 0;
+  for (const end of batch.ends) {
+    json.push(batch.bytes.subarray(start, end));
+    start = end;
+  }
+  return { json };
+}
+
+function failure(id: number, error: unknown): WorkerReply {
+  if (error instanceof BatonError) return { id, ok: false, error: { code: error.code, message: error.message, details: error.details } };
+  return { id, ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
 }

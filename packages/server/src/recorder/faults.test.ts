@@ -184,36 +184,54 @@ describe('recording faults never reach the pipeline', () => {
     expect(rec.stats()).toMatchObject({ turnsWritten: 8, turnsPending: 0, turnsDropped: 0 });
   });
 
-  it('turns dropped from memory during a long outage are sent again from the journal once the hub is back, by the same recorder', async () => {
+  it('an outage longer than the buffer moves the oldest turns out to the journal; all are written, in order and once, when the hub is back', async () => {
     const first: TestHub = await startTestHub();
     const { dataDir } = first;
     const port = first.server.port;
-    const logger = memoryLogger();
     // A buffer of 4 turns: an outage of 6 calls (12 turns) overflows it.
-    const rec = createRecorder({ url: first.url, contextId: 'long-outage', logger, journalDir: journal(), maxBufferedTurns: 4 });
+    const rec = createRecorder({
+      url: first.url,
+      contextId: 'long-outage',
+      logger: memoryLogger(),
+      journalDir: journal(),
+      maxBufferedTurns: 4,
+    });
     expect(await rec.call({ round: 0 }, 'before', () => 'a')).toBe('a');
     expect(await rec.flush()).toBe(true);
     await first.server.close();
     for (let round = 1; round <= 6; round++) expect(await rec.call({ round }, 'during', () => String(round))).toBe(String(round));
-    expect(rec.stats().turnsDropped).toBe(8);
+    expect(rec.stats()).toMatchObject({ turnsPending: 12, turnsSpilled: 8, turnsDropped: 0 });
     const second = await startTestHub({ port, dataDir });
     cleanups.push(() => second.close());
-    const expected = [0, 1, 2, 3, 4, 5, 6].flatMap((r) => [`${r}:prompt`, `${r}:response`]);
-    const stored = async () => (await second.turns('long-outage')).map((t) => `${t.round}:${t.direction}`);
-    // Nothing is closed or restarted: the same, still running recorder stores all 14 once the hub answers.
-    await vi.waitFor(async () => expect((await stored()).sort()).toEqual([...expected].sort()), { timeout: 15_000, interval: 100 });
-    expect(logger.entries.map((e) => e.message)).toContain('the hub is back: sending the turns dropped from memory again from the journal');
+    let flushed = false;
+    for (let attempt = 0; attempt < 5 && !flushed; attempt++) flushed = await rec.flush(2000);
+    expect(flushed).toBe(true);
+    const turns = await second.turns('long-outage');
+    expect(turns.map((t) => `${t.round}:${t.direction}`)).toEqual([0, 1, 2, 3, 4, 5, 6].flatMap((r) => [`${r}:prompt`, `${r}:response`]));
+    expect(turns.find((t) => t.round === 1 && t.direction === 'response')?.content).toEqual([{ type: 'text', text: '1' }]);
     // With everything stored, the journal is cut back to its header.
-    await vi.waitFor(
-      () =>
-        expect(
-          readFileSync(rec.journalPath as string, 'utf8')
-            .trim()
-            .split('\n'),
-        ).toHaveLength(1),
-      { timeout: 5000 },
-    );
+    expect(
+      readFileSync(rec.journalPath as string, 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(1);
     await rec.close();
-    expect(await stored()).toHaveLength(14);
+    expect(rec.stats()).toMatchObject({ turnsWritten: 14, turnsPending: 0, turnsDropped: 0 });
+  });
+
+  it('without a journal, an outage longer than the buffer drops the oldest turns, counted and logged', async () => {
+    const logger = memoryLogger();
+    const rec = createRecorder({
+      url: await unreachableUrl(),
+      contextId: 'no-journal-outage',
+      logger,
+      journalDir: false,
+      maxBufferedTurns: 4,
+      promptTimeoutMs: 20,
+    });
+    for (let round = 1; round <= 4; round++) expect(await rec.call({ round }, 'during', () => String(round))).toBe(String(round));
+    expect(rec.stats()).toMatchObject({ turnsPending: 4, turnsSpilled: 0, turnsDropped: 4 });
+    expect(logger.entries.map((e) => e.message)).toContain('turns dropped: the buffer of unwritten turns is full');
+    await rec.close(50);
   });
 });

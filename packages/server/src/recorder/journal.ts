@@ -40,6 +40,12 @@ export function jsonLine(value: unknown): Buffer {
  * File: `<pid>-<ulid>.jsonl` in the journal directory; line 1 is the header
  * (target, context, how to create it), each further line one turn.
  */
+/** Where a turn's line lies in its journal file. */
+export interface JournalRef {
+  offset: number;
+  length: number;
+}
+
 export interface JournalHeader {
   journal: 'baton-recorder';
   version: 1;
@@ -61,7 +67,6 @@ export class TurnJournal {
   #bytes: number;
   /** Set once a turn was lost from memory before being stored: the file is then kept whole for replay. */
   #keepAll = false;
-  #drops = 0;
   #full = false;
   #closed = false;
 
@@ -79,7 +84,8 @@ export class TurnJournal {
     try {
       mkdirSync(dir, { recursive: true });
       const path = join(dir, `${process.pid}-${newId()}${SUFFIX}`);
-      const fd = openSync(path, 'a');
+      // Appended to, and read back from when the hub falls behind by more than the writer's memory holds.
+      const fd = openSync(path, 'a+');
       const headerBytes = writeSync(fd, jsonLine({ journal: 'baton-recorder', version: 1, ...header } satisfies JournalHeader));
       return new TurnJournal(path, fd, headerBytes, maxBytes, log);
     } catch (error) {
@@ -88,57 +94,47 @@ export class TurnJournal {
     }
   }
 
-  /** Appends a turn (one JSON line, newline included); false when it could not be journaled (the caller then waits for the hub). */
-  write(line: Uint8Array): boolean {
-    if (this.#closed || this.#full) return false;
+  /**
+   * Appends a turn (one JSON line, newline included): where it lies in the
+   * file, or null when it could not be journaled (the caller then waits for the hub).
+   */
+  write(line: Uint8Array): JournalRef | null {
+    if (this.#closed || this.#full) return null;
     try {
       if (this.#bytes + line.byteLength > this.#maxBytes) {
         this.#full = true;
         this.#log.warn({ path: this.path, bytes: this.#bytes }, 'the recorder journal is full; new turns are not journaled');
-        return false;
+        return null;
       }
-      this.#bytes += writeSync(this.#fd, line);
-      return true;
+      const offset = this.#bytes;
+      const written = writeSync(this.#fd, line);
+      this.#bytes += written;
+      return written === line.byteLength ? { offset, length: written } : null;
     } catch (error) {
       this.#full = true;
       this.#log.warn({ err: String(error), path: this.path }, 'writing the recorder journal failed; new turns are not journaled');
-      return false;
-    }
-  }
-
-  /** A turn was dropped from memory unstored: keep the file whole, so it can be sent again from here. */
-  keepAll(): void {
-    this.#keepAll = true;
-    this.#drops++;
-  }
-
-  /** Whether turns were dropped from memory since the file was last cut back: then only the file holds them. */
-  get holdsDropped(): boolean {
-    return this.#keepAll;
-  }
-
-  /** How many times turns were dropped from memory, to tell whether more were dropped during a resend. */
-  get drops(): number {
-    return this.#drops;
-  }
-
-  /**
-   * Every turn in the file, for the recorder that dropped some from memory to
-   * send them again itself (appends are idempotent by id, so the ones already
-   * stored are no-ops); null when the file cannot be read.
-   */
-  readAll(): NewEventInput[] | null {
-    try {
-      return turnsIn(readFileSync(this.path, 'utf8'));
-    } catch (error) {
-      this.#log.warn({ err: String(error), path: this.path }, 'reading the recorder journal back failed');
       return null;
     }
   }
 
-  /** The turns `readAll` gave are stored: unless more were dropped since `drops` was `mark`, the file may be cut back again. */
-  resent(mark: number): void {
-    if (this.#drops === mark) this.#keepAll = false;
+  /** A turn was dropped from memory unstored: keep the file whole so the next recorder replays it. */
+  keepAll(): void {
+    this.#keepAll = true;
+  }
+
+  /**
+   * A journaled turn's bytes, read back for a writer that moved it out of
+   * memory (the hub fell behind by more than its buffer); null when the file
+   * cannot be read.
+   */
+  read(at: JournalRef): Buffer | null {
+    try {
+      const bytes = Buffer.allocUnsafeSlow(at.length);
+      return readSync(this.#fd, bytes, 0, at.length, at.offset) === at.length ? bytes : null;
+    } catch (error) {
+      this.#log.warn({ err: String(error), path: this.path }, 'reading a turn back from the recorder journal failed');
+      return null;
+    }
   }
 
   /** Every turn handed over so far is stored: cut the file back to its header. */

@@ -60,9 +60,6 @@ export class Recorder {
   #closing: Promise<void> | null = null;
   #replaying: Promise<void> = Promise.resolve();
   #replayed = 0;
-  /** Sending this recorder's own journal again (turns dropped from memory) is under way. */
-  #recovering = false;
-  readonly #context: NewContextInput;
 
   constructor(sink: TurnSink, options: RecorderOptions, journal: JournalPlace | null = null) {
     this.contextId = options.contextId;
@@ -71,7 +68,6 @@ export class Recorder {
     this.#defaults = options.defaults ?? {};
     this.#waitForPrompt = options.waitForPrompt;
     const context = { title: options.context?.title ?? options.contextId, ...options.context };
-    this.#context = context;
     this.#journal = journal
       ? TurnJournal.open(
           journal.dir,
@@ -100,8 +96,9 @@ export class Recorder {
       },
       this.#log,
       this.#journal && {
-        idle: () => this.#caughtUp(),
+        idle: () => this.#journal?.settled(),
         dropped: () => this.#journal?.keepAll(),
+        read: (at) => this.#journal?.read(at) ?? null,
       },
     );
     if (journal) this.#replaying = this.#replay(claimOrphans(journal.dir, journal.target, this.#log));
@@ -208,6 +205,7 @@ export class Recorder {
       turnsWritten: w.written,
       turnsRejected: rejected,
       turnsDropped: w.dropped,
+      turnsSpilled: w.spilled,
       turnsPending: this.#writer.pending,
       turnsReplayed: this.#replayed,
       writeFailures: w.writeFailures,
@@ -290,9 +288,10 @@ export class Recorder {
     // Serialized once, to bytes outside the JS heap: the journal line and, for a remote hub, the
     // request body. Queued turns then cost the garbage collector almost nothing to keep.
     const line = this.#journal || this.#sink.prefers === 'json' ? jsonLine(built.turn) : null;
-    const journaled = (line && this.#journal?.write(line)) ?? false;
+    const at = (line && this.#journal?.write(line)) ?? null;
+    const journaled = at !== null;
     const payload = line && this.#sink.prefers === 'json' ? line : built.turn;
-    const stored = this.#writer.enqueue(built.turn.id, payload, built.bytes, urgent).then((outcome) => outcome === 'stored');
+    const stored = this.#writer.enqueue(built.turn.id, payload, built.bytes, urgent, at).then((outcome) => outcome === 'stored');
     return { stored, journaled };
   }
 
@@ -304,34 +303,6 @@ export class Recorder {
     const ok = await Promise.race([stored, timeout]);
     clearTimeout(timer);
     if (!ok) this.#promptsNotConfirmed++;
-  }
-
-  /**
-   * The writer has stored everything it holds. Turns it dropped from memory
-   * meanwhile (the hub was away longer than the buffer lasts) are still in the
-   * journal: send the journal again, then cut it back once nothing new was dropped.
-   */
-  #caughtUp(): void {
-    const journal = this.#journal;
-    if (!journal || this.#recovering || this.#closing) return;
-    if (!journal.holdsDropped) {
-      journal.settled();
-      return;
-    }
-    const mark = journal.drops;
-    const turns = journal.readAll();
-    if (!turns) return;
-    this.#log.info(
-      { turns: turns.length, path: journal.path },
-      'the hub is back: sending the turns dropped from memory again from the journal',
-    );
-    this.#recovering = true;
-    void this.#deliver({ contextId: this.contextId, context: this.#context }, turns, journal.path).then((done) => {
-      this.#recovering = false;
-      if (!done) return; // closed first: the file stays whole for the next recorder
-      journal.resent(mark);
-      if (this.#writer.pending === 0) this.#caughtUp();
-    });
   }
 
   /**
@@ -356,7 +327,13 @@ export class Recorder {
     let delay = 250;
     for (let done = 0; done < turns.length; ) {
       if (this.#closing) return false;
-      const batch = turns.slice(done, done + 200);
+      // Up to 200 turns and 4 MB a request, as the writer sends them (the hub takes 8 MiB bodies).
+      let end = done + 1;
+      for (let bytes = JSON.stringify(turns[done]).length; end < Math.min(turns.length, done + 200); end++) {
+        bytes += JSON.stringify(turns[end]).length;
+        if (bytes > REPLAY_BATCH_BYTES) break;
+      }
+      const batch = turns.slice(done, end);
       try {
         await this.#replayBatch(target, batch, path);
         done += batch.length;
@@ -379,10 +356,10 @@ export class Recorder {
       if (error instanceof BatonError && error.code === 'not_found' && error.details?.kind === 'context') {
         await this.#sink.ensureContext(contextId, context);
         await this.#sink.append(contextId, { turns: batch });
-      } else if (error instanceof BatonError && error.code === 'invalid_argument' && batch.length > 1) {
+      } else if (error instanceof BatonError && REFUSED.has(error.code) && batch.length > 1) {
         // Isolate the turn the hub refuses; the rest still go in.
         for (const turn of batch) await this.#replayBatch(target, [turn], path);
-      } else if (error instanceof BatonError && (error.code === 'invalid_argument' || error.code === 'conflict')) {
+      } else if (error instanceof BatonError && REFUSED.has(error.code)) {
         this.#log.error({ err: error.message, path }, 'a journaled turn was refused by the hub; it is skipped');
       } else {
         throw error;
@@ -396,6 +373,10 @@ export class Recorder {
     this.#log.error({ err: this.#lastError }, message);
   }
 }
+
+const REPLAY_BATCH_BYTES = 4 * 1024 * 1024;
+/** What the hub answers for a journaled turn that no retry will store: skipped, after the rest of its batch is saved. */
+const REFUSED = new Set(['invalid_argument', 'conflict', 'payload_too_large']);
 
 /** The default reader: a string is text; anything else is kept as JSON data. */
 function readResult(result: unknown): ResponseRecord {

@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { BatonError } from '@baton/core';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatonClient } from '../client/baton-client.js';
 import { localCaller } from '../hub/caller.js';
@@ -89,10 +92,41 @@ describe('deleting a thread', () => {
 });
 
 describe('embedded mode (dataDir)', () => {
-  it('commits on a worker thread that never holds up a finished pipeline, whatever flags the pipeline runs with', async () => {
+  it('goes on while another process holds the database locked, and stores every turn in order once it is free', async () => {
     const tmp = tempDir();
     try {
-      // The built recorder, as a pipeline imports it; --input-type would break a worker that inherited it.
+      const rec = createRecorder({ dataDir: tmp.dir, contextId: 'locked', logger: memoryLogger() });
+      await rec.call({ round: 0 }, 'before', () => 'a');
+      expect(await rec.flush()).toBe(true);
+      // Another process's write transaction holds the lock.
+      const other = new Database(join(tmp.dir, 'baton.db'));
+      other.prepare('BEGIN IMMEDIATE').run();
+      const started = performance.now();
+      // A provider that waits on I/O, as a model call does: the event loop turns, and the recorder's writes run meanwhile.
+      const provider = async (round: number) => {
+        await sleep(20);
+        return String(round);
+      };
+      for (let round = 1; round <= 3; round++) expect(await rec.call({ round }, 'while locked', () => provider(round))).toBe(String(round));
+      expect(performance.now() - started).toBeLessThan(1000);
+      other.prepare('ROLLBACK').run();
+      other.close();
+      let flushed = false;
+      for (let attempt = 0; attempt < 10 && !flushed; attempt++) flushed = await rec.flush(2000);
+      expect(flushed).toBe(true);
+      expect((await rec.listTurns()).turns.map((t) => `${t.round}:${t.direction}`)).toEqual(
+        [0, 1, 2, 3].flatMap((r) => [`${r}:prompt`, `${r}:response`]),
+      );
+      await rec.close();
+    } finally {
+      tmp.remove();
+    }
+  });
+
+  it('lets a pipeline that never closes its recorder exit, with both turns stored, whatever flags it runs with', async () => {
+    const tmp = tempDir();
+    try {
+      // The built recorder, as a pipeline imports it; --input-type would break a store worker that inherited it.
       const script = `
         import { createRecorder } from 'baton/recorder';
         const rec = createRecorder({ dataDir: ${JSON.stringify(tmp.dir)}, contextId: 'never-closed' });

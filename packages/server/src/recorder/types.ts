@@ -100,17 +100,18 @@ export interface RecorderStats {
   /** Refused by the hub for good (invalid data, too large, forbidden). */
   turnsRejected: number;
   /**
-   * Dropped from memory: the buffer overflowed or the recorder closed with turns unwritten.
-   * With a journal they are not lost: this recorder sends them again once the hub is back,
-   * or the next recorder for the hub does.
+   * Lost to this recorder: the buffer overflowed with turns the journal does not hold,
+   * or the recorder closed with turns unwritten (those stay in the journal for the next recorder).
    */
   turnsDropped: number;
-  /** Waiting in memory to be written or retried. */
-  turnsPending: number;
   /**
-   * Turns sent again from a journal: one an exited process left behind, or this
-   * recorder's own after it dropped turns from memory (those already stored are no-ops).
+   * Moved out of memory while the hub was behind by more than the buffer holds:
+   * still queued, in order, and read back from the journal when their turn to be sent comes.
    */
+  turnsSpilled: number;
+  /** Waiting to be written or retried (spilled ones included). */
+  turnsPending: number;
+  /** Turns replayed from journals that exited processes left behind. */
   turnsReplayed: number;
   /** Write attempts that failed; a turn retried three times counts three. */
   writeFailures: number;

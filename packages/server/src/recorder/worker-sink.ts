@@ -7,12 +7,16 @@ import {
   type EventPage,
   type EventQueryInput,
   type NewContextInput,
+  type NewEventInput,
 } from '@baton/core';
 import type { TurnBatch, TurnSink } from './sink.js';
 
+/** A batch as the worker receives it: objects, or every turn's JSON in one transferred buffer, cut at `ends`. */
+export type WorkerBatch = { turns: readonly NewEventInput[] } | { bytes: Uint8Array; ends: number[] };
+
 /** What `WorkerSink` asks its worker (`embedded-worker`). */
 type WorkerAsk =
-  | { op: 'append'; contextId: string; batch: TurnBatch }
+  | { op: 'append'; contextId: string; batch: WorkerBatch }
   | { op: 'ensureContext'; contextId: string; init: NewContextInput }
   | { op: 'listEvents'; contextId: string; query: EventQueryInput }
   | { op: 'getEvent'; eventId: string }
@@ -25,41 +29,55 @@ export type WorkerReply =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> | undefined } };
 
-type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface WorkerSinkOptions {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  /** How long one request may take before it counts as failed (the writer then retries). */
+  timeoutMs: number;
+}
 
 /**
  * The embedded store (`createRecorder({ dataDir })`) run on a worker thread:
  * the pipeline's thread only posts each batch's JSON bytes, and the worker
  * validates, commits and indexes them. The worker keeps the process alive
- * only while an answer is awaited, so an idle recorder never holds up a
- * finished pipeline.
+ * only while an answer is awaited, and each answer is awaited at most
+ * `timeoutMs`, so the recorder never holds up a finished pipeline. A worker
+ * that dies is started again on the next request.
  */
 export class WorkerSink implements TurnSink {
   readonly kind = 'embedded';
   readonly prefers = 'json';
-  readonly #worker: Worker;
+  readonly #options: WorkerSinkOptions;
+  readonly #actor: Actor;
+  #worker: Worker | null = null;
   readonly #pending = new Map<number, Pending>();
   #next = 0;
-  #failure: Error | null = null;
+  #closed = false;
 
-  constructor(config: { dataDir: string; databaseUrl?: string | undefined }, actor: Actor) {
-    // No flags of the pipeline's own (`--input-type`, loaders) carried over: the worker runs baton's code only.
-    const options = { workerData: { dataDir: config.dataDir, databaseUrl: config.databaseUrl, actor }, execArgv: [] };
-    // From the built package the worker is a .js file; run from the TypeScript sources (the tests), it loads through tsx.
-    this.#worker = import.meta.url.endsWith('.ts')
-      ? new Worker(
-          `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./embedded-worker.ts', import.meta.url).href)}); })`,
-          { ...options, eval: true },
-        )
-      : new Worker(new URL('./embedded-worker.js', import.meta.url), options);
-    this.#worker.unref();
-    this.#worker.on('message', (reply: WorkerReply) => this.#settle(reply));
-    this.#worker.on('error', (error) => this.#fail(error));
-    this.#worker.on('exit', (code) => this.#fail(new Error(`the recorder's store worker exited (code ${code})`)));
+  constructor(options: WorkerSinkOptions, actor: Actor) {
+    this.#options = options;
+    this.#actor = actor;
+    this.#start();
   }
 
   append(contextId: string, batch: TurnBatch): Promise<void> {
-    return this.#ask({ op: 'append', contextId, batch }) as Promise<void>;
+    if ('turns' in batch) return this.#ask({ op: 'append', contextId, batch: { turns: batch.turns } }) as Promise<void>;
+    // One buffer of its own, handed over rather than copied: each turn's bytes may be a view into a shared pool.
+    const bytes = new Uint8Array(batch.json.reduce((n, part) => n + part.byteLength, 0));
+    const ends: number[] = [];
+    let at = 0;
+    for (const part of batch.json) {
+      bytes.set(part, at);
+      at += part.byteLength;
+      ends.push(at);
+    }
+    return this.#ask({ op: 'append', contextId, batch: { bytes, ends } }, [bytes.buffer]) as Promise<void>;
   }
 
   ensureContext(contextId: string, init: NewContextInput): Promise<void> {
@@ -75,35 +93,70 @@ export class WorkerSink implements TurnSink {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
     try {
-      if (!this.#failure) await this.#ask({ op: 'close' });
+      if (this.#worker) await this.#ask({ op: 'close' });
     } finally {
-      await this.#worker.terminate();
+      this.#closed = true;
+      await this.#worker?.terminate();
+      this.#worker = null;
     }
   }
 
-  #ask(request: WorkerAsk): Promise<unknown> {
-    if (this.#failure) return Promise.reject(new BatonError('unavailable', this.#failure.message, { cause: this.#failure }));
+  #start(): Worker {
+    const { dataDir, databaseUrl } = this.#options;
+    // No flags of the pipeline's own (`--input-type`, loaders) carried over: the worker runs baton's code only.
+    const options = { workerData: { dataDir, databaseUrl, actor: this.#actor }, execArgv: [] };
+    // From the built package the worker is a .js file; run from the TypeScript sources (the tests), it loads through tsx.
+    const worker = import.meta.url.endsWith('.ts')
+      ? new Worker(
+          `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./embedded-worker.ts', import.meta.url).href)}); })`,
+          { ...options, eval: true },
+        )
+      : new Worker(new URL('./embedded-worker.js', import.meta.url), options);
+    worker.unref();
+    worker.on('message', (reply: WorkerReply) => this.#settle(reply));
+    worker.on('error', (error) => this.#lost(worker, error));
+    worker.on('exit', (code) => this.#lost(worker, new Error(`the recorder's store worker exited (code ${code})`)));
+    this.#worker = worker;
+    return worker;
+  }
+
+  #ask(request: WorkerAsk, transfer: ArrayBuffer[] = []): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new BatonError('unavailable', 'the recorder is closed'));
+    const worker = this.#worker ?? this.#start();
     const id = ++this.#next;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      if (this.#pending.size === 1) this.#worker.ref();
-      this.#worker.postMessage({ ...request, id });
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        if (this.#pending.size === 0) this.#worker?.unref();
+        reject(new BatonError('unavailable', `the recorder's store did not answer within ${this.#options.timeoutMs} ms`));
+      }, this.#options.timeoutMs);
+      timer.unref();
+      this.#pending.set(id, { resolve, reject, timer });
+      if (this.#pending.size === 1) worker.ref();
+      worker.postMessage({ ...request, id }, transfer);
     });
   }
 
   #settle(reply: WorkerReply): void {
     const pending = this.#pending.get(reply.id);
-    if (!pending) return;
+    if (!pending) return; // answered after its timeout
     this.#pending.delete(reply.id);
-    if (this.#pending.size === 0) this.#worker.unref();
+    clearTimeout(pending.timer);
+    if (this.#pending.size === 0) this.#worker?.unref();
     if (reply.ok) pending.resolve(reply.value);
     else pending.reject(new BatonError(reply.error.code, reply.error.message, { details: reply.error.details }));
   }
 
-  #fail(error: Error): void {
-    this.#failure ??= error;
-    for (const pending of this.#pending.values()) pending.reject(new BatonError('unavailable', error.message, { cause: error }));
+  /** The worker failed or exited: what it was asked fails (the writer retries), and the next request starts a new one. */
+  #lost(worker: Worker, error: Error): void {
+    if (this.#worker !== worker) return;
+    this.#worker = null;
+    for (const pending of this.#pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(new BatonError('unavailable', error.message, { cause: error }));
+    }
     this.#pending.clear();
   }
 }

@@ -1,4 +1,5 @@
 import { BatonError, type NewContextInput, type NewEventInput } from '@baton/core';
+import type { JournalRef } from './journal.js';
 import type { RecorderLogger } from './logger.js';
 import type { TurnBatch, TurnSink } from './sink.js';
 
@@ -27,25 +28,34 @@ export interface WriterOptions {
   retryMaxMs: number;
 }
 
-/** What the writer tells its owner (the recorder's journal follows it). */
+/** What the writer tells and asks its owner (the recorder's journal follows it). */
 export interface WriterHooks {
   /** Every turn handed over so far is stored or settled for good. */
   idle(): void;
   /** Turns were dropped from memory before they could be stored. */
   dropped(): void;
+  /** A journaled turn's bytes, for one moved out of memory; null when they cannot be read. */
+  read(at: JournalRef): Uint8Array | null;
 }
 
 export interface WriterCounters {
   written: number;
   rejected: number;
   dropped: number;
+  /** Turns moved out of memory, to be read back from the journal when their turn to be sent comes. */
+  spilled: number;
   /** Write attempts that failed (each retry counts). */
   writeFailures: number;
 }
 
 interface Entry {
-  /** The turn in the form its sink prefers: an object, or its JSON bytes (kept off the JS heap). */
-  payload: NewEventInput | Uint8Array;
+  /**
+   * The turn in the form its sink prefers: an object, or its JSON bytes (kept
+   * off the JS heap); null once moved out of memory, read back from `at` to be sent.
+   */
+  payload: NewEventInput | Uint8Array | null;
+  /** Where the journal holds the turn, when it does. */
+  at: JournalRef | null;
   id: string;
   bytes: number;
   settle: ((outcome: WriteOutcome) => void) | null;
@@ -63,14 +73,18 @@ const PERMANENT = new Set(['invalid_argument', 'payload_too_large', 'conflict', 
  * write had in fact committed. Nothing here ever throws to the caller.
  */
 export class TurnWriter {
-  readonly counters: WriterCounters = { written: 0, rejected: 0, dropped: 0, writeFailures: 0 };
+  readonly counters: WriterCounters = { written: 0, rejected: 0, dropped: 0, spilled: 0, writeFailures: 0 };
   lastError: string | null = null;
   readonly #sink: TurnSink;
   readonly #options: WriterOptions;
   readonly #log: RecorderLogger;
   readonly #hooks: WriterHooks | null;
   readonly #queue: Entry[] = [];
+  /** Bytes and count of the queued turns held in memory (not moved out to the journal). */
   #queuedBytes = 0;
+  #resident = 0;
+  /** Entries before this index are in flight or moved out of memory: where the next move out starts looking. */
+  #movedUpTo = 0;
   /** Entries at the head of the queue that the current write is sending. */
   #inFlight = 0;
   #writeStartedAt = 0;
@@ -103,16 +117,23 @@ export class TurnWriter {
    * at once; others (responses) wait up to `lingerMs` for the next prompt, so
    * back-to-back calls cost one round trip each rather than two.
    */
-  enqueue(id: string, payload: NewEventInput | Uint8Array, bytes: number, urgent: boolean): Promise<WriteOutcome> {
+  enqueue(
+    id: string,
+    payload: NewEventInput | Uint8Array,
+    bytes: number,
+    urgent: boolean,
+    at: JournalRef | null = null,
+  ): Promise<WriteOutcome> {
     if (this.#closed) {
       this.#drop(1, 'the recorder is closed');
       return Promise.resolve('dropped');
     }
     return new Promise((resolve) => {
       this.#makeRoom(bytes);
-      const entry: Entry = { payload, id, bytes, settle: resolve };
+      const entry: Entry = { payload, at, id, bytes, settle: resolve };
       this.#queue.push(entry);
       this.#queuedBytes += bytes;
+      this.#resident++;
       if (this.#retryTimer || this.#stalled()) {
         entry.settle = null;
         resolve('deferred');
@@ -153,7 +174,10 @@ export class TurnWriter {
     const left = this.#queue.length - this.#inFlight;
     if (left > 0) {
       const lost = this.#queue.splice(this.#inFlight);
-      for (const entry of lost) entry.settle?.('dropped');
+      for (const entry of lost) {
+        this.#forget(entry);
+        entry.settle?.('dropped');
+      }
       this.#drop(left, 'the recorder closed before they could be written');
     }
   }
@@ -215,10 +239,17 @@ export class TurnWriter {
   }
 
   async #write(batch: Entry[]): Promise<void> {
-    const turns = toBatch(batch);
+    const payloads: (NewEventInput | Uint8Array)[] = [];
+    const unreadable = new Set<Entry>();
+    for (const entry of batch) {
+      const payload = entry.payload ?? (entry.at && this.#hooks?.read(entry.at));
+      if (payload) payloads.push(payload);
+      else unreadable.add(entry);
+    }
+    const turns = toBatch(payloads);
     try {
       try {
-        await this.#sink.append(this.#options.contextId, turns);
+        if (payloads.length > 0) await this.#sink.append(this.#options.contextId, turns);
       } catch (error) {
         if (!isMissingContext(error)) throw error;
         await this.#sink.ensureContext(this.#options.contextId, this.#options.context);
@@ -229,8 +260,9 @@ export class TurnWriter {
       return;
     }
     this.#remove(batch.length);
-    this.counters.written += batch.length;
-    for (const entry of batch) entry.settle?.('stored');
+    this.counters.written += payloads.length;
+    for (const entry of batch) entry.settle?.(unreadable.has(entry) ? 'dropped' : 'stored');
+    if (unreadable.size > 0) this.#drop(unreadable.size, 'turns could not be read back from the journal');
     if (this.#failures > 0) {
       this.#log.info({ failures: this.#failures, pending: this.#queue.length }, 'recording recovered: the sink accepts turns again');
       this.#failures = 0;
@@ -278,22 +310,44 @@ export class TurnWriter {
   }
 
   #remove(count: number): void {
-    for (const entry of this.#queue.splice(0, count)) this.#queuedBytes -= entry.bytes;
+    for (const entry of this.#queue.splice(0, count)) this.#forget(entry);
+    this.#movedUpTo = Math.max(0, this.#movedUpTo - count);
   }
 
-  /** Drops the oldest turns not being written until `bytes` more fit in the buffer. */
+  /** An entry leaves the queue, or its payload leaves memory. */
+  #forget(entry: Entry): void {
+    if (entry.payload === null) return;
+    this.#queuedBytes -= entry.bytes;
+    this.#resident--;
+  }
+
+  /**
+   * Makes room for `bytes` more in memory: the oldest turns not being written
+   * move out to the journal, which already holds them, and are read back when
+   * their turn to be sent comes, so order and count are kept. Only a turn the
+   * journal does not hold is dropped.
+   */
   #makeRoom(bytes: number): void {
+    const full = () => this.#resident + 1 > this.#options.maxBufferedTurns || this.#queuedBytes + bytes > this.#options.maxBufferedBytes;
     let dropped = 0;
-    while (
-      this.#queue.length > this.#inFlight &&
-      (this.#queue.length + 1 > this.#options.maxBufferedTurns || this.#queuedBytes + bytes > this.#options.maxBufferedBytes)
-    ) {
-      const [entry] = this.#queue.splice(this.#inFlight, 1);
-      if (!entry) break;
-      this.#queuedBytes -= entry.bytes;
-      entry.settle?.('dropped');
-      dropped++;
+    let i = Math.max(this.#inFlight, this.#movedUpTo);
+    while (i < this.#queue.length && full()) {
+      const entry = this.#queue[i] as Entry;
+      if (entry.payload === null) {
+        i++;
+      } else if (entry.at) {
+        this.#forget(entry);
+        entry.payload = null;
+        this.counters.spilled++;
+        i++;
+      } else {
+        this.#queue.splice(i, 1);
+        this.#forget(entry);
+        entry.settle?.('dropped');
+        dropped++;
+      }
     }
+    this.#movedUpTo = i;
     if (dropped > 0) this.#drop(dropped, 'the buffer of unwritten turns is full');
   }
 
@@ -308,14 +362,14 @@ export class TurnWriter {
   }
 }
 
-/** A batch in one form: JSON bytes when every entry holds them (the usual case), objects otherwise. */
-function toBatch(entries: readonly Entry[]): TurnBatch {
+/** A batch in one form: JSON bytes when every turn is held so (the usual case), objects otherwise. */
+function toBatch(payloads: readonly (NewEventInput | Uint8Array)[]): TurnBatch {
   const json: Uint8Array[] = [];
-  for (const { payload } of entries) if (payload instanceof Uint8Array) json.push(payload);
-  if (json.length === entries.length) return { json };
+  for (const payload of payloads) if (payload instanceof Uint8Array) json.push(payload);
+  if (json.length === payloads.length) return { json };
   const decoder = new TextDecoder();
   return {
-    turns: entries.map(({ payload }) => (payload instanceof Uint8Array ? (JSON.parse(decoder.decode(payload)) as NewEventInput) : payload)),
+    turns: payloads.map((payload) => (payload instanceof Uint8Array ? (JSON.parse(decoder.decode(payload)) as NewEventInput) : payload)),
   };
 }
 
