@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { localCaller } from '../hub/caller.js';
@@ -233,5 +235,28 @@ describe('recording faults never reach the pipeline', () => {
     expect(rec.stats()).toMatchObject({ turnsPending: 4, turnsSpilled: 0, turnsDropped: 4 });
     expect(logger.entries.map((e) => e.message)).toContain('turns dropped: the buffer of unwritten turns is full');
     await rec.close(50);
+  });
+
+  it('a journal left behind with more than one request can carry is replayed in requests the hub accepts', async () => {
+    const hub = await startTestHub();
+    cleanups.push(() => hub.close());
+    const dir = journal();
+    // A process that has exited, and the journal it left: three 3 MB turns, 9 MB in all, past the hub's 8 MiB body limit.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
+    const header = { journal: 'baton-recorder', version: 1, target: `url:${hub.url}`, contextId: 'big-replay', context: { title: 'big' } };
+    const turns = ['a', 'b', 'c'].map((t) => ({
+      id: `big-${t}`,
+      kind: 'turn',
+      direction: 'prompt',
+      content: [{ type: 'text', text: t.repeat(3_000_000) }],
+    }));
+    writeFileSync(
+      join(dir, `${dead}-01JBIGREPLAY0000000000000000.jsonl`),
+      `${[header, ...turns].map((l) => JSON.stringify(l)).join('\n')}\n`,
+    );
+    const rec = createRecorder({ url: hub.url, contextId: 'other', logger: memoryLogger(), journalDir: dir });
+    await vi.waitFor(() => expect(rec.stats().turnsReplayed).toBe(3), { timeout: 15_000, interval: 100 });
+    expect((await hub.turns('big-replay')).map((t) => t.id)).toEqual(['big-a', 'big-b', 'big-c']);
+    await rec.close();
   });
 });
