@@ -1,19 +1,33 @@
+import { fork } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { benchScale } from './scale.js';
 import { settle } from './settle.js';
 import { type BenchTable, renderTable } from './table.js';
 
 /**
  * `npm run bench`: runs every bench/src/*-bench.ts module (each exports
- * `run(): Promise<BenchTable>`), prints each table as it finishes, and writes
+ * `run(): Promise<BenchTable>`), each in a fresh process after the machine
+ * has settled, prints each table as it finishes, and writes
  * them all to bench/results/latest.md. BATON_BENCH_ONLY=timeline,mcp runs a
  * subset; BATON_BENCH_SCALE=quick a smaller, faster pass.
  */
-interface BenchModule {
-  run(): Promise<BenchTable>;
+/** Runs one benchmark module in a fresh process (run-one.ts) and gives back its table. */
+function runAlone(name: string): Promise<BenchTable> {
+  return new Promise((resolve, reject) => {
+    const child = fork(join(here, 'run-one.ts'), [name], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let reply: { table: BenchTable } | { error: string } | undefined;
+    child.on('message', (message: { table: BenchTable } | { error: string }) => {
+      reply = message;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (reply && 'table' in reply) resolve(reply.table);
+      else reject(new Error(reply && 'error' in reply ? reply.error : `the ${name} benchmark exited with ${code} and no table`));
+    });
+  });
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,12 +61,11 @@ for (const name of names) {
   process.stderr.write(`bench: ${name} … (after ${(waited / 1000).toFixed(1)} s for the machine to settle)\n`);
   let table: BenchTable;
   try {
-    const module = (await import(pathToFileURL(join(here, `${name}-bench.ts`)).href)) as BenchModule;
-    table = await module.run();
+    table = await runAlone(name);
   } catch (error) {
     failed += 1;
     // One broken benchmark must not hide the others' results.
-    table = { title: name, columns: ['error'], rows: [[String((error as Error).stack ?? error)]] };
+    table = { title: name, columns: ['error'], rows: [[String((error as Error).message ?? error)]] };
   }
   const text = renderTable(table);
   rendered.push(text);
