@@ -91,6 +91,19 @@ describe('deleting a thread', () => {
   });
 });
 
+/** A thread as the SQLite file in `dir` holds it, read by a hub of the test's own. */
+async function inFile(dir: string, contextId: string): Promise<{ title: string | null; directions: (string | false)[] }> {
+  const store = openSqliteStore({ dataDir: dir });
+  try {
+    const hub = new Hub(store);
+    const caller = localCaller({ id: 'reader', name: null, runtime: null, role: 'user' });
+    const page = await hub.listEvents(contextId, { kind: 'turn' }, caller);
+    return { title: (await hub.getContext(contextId, caller)).title, directions: page.events.map((e) => e.kind === 'turn' && e.direction) };
+  } finally {
+    await store.close();
+  }
+}
+
 describe('embedded mode (dataDir)', () => {
   it('goes on while another process holds the database locked, and stores every turn in order once it is free', async () => {
     const tmp = tempDir();
@@ -138,14 +151,7 @@ describe('embedded mode (dataDir)', () => {
         timeout: 20_000,
       });
       expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({ status: 0, stdout: 'Planned.' });
-      const store = openSqliteStore({ dataDir: tmp.dir });
-      const page = await new Hub(store).listEvents(
-        'never-closed',
-        { kind: 'turn' },
-        localCaller({ id: 'reader', name: null, runtime: null, role: 'user' }),
-      );
-      expect(page.events.map((e) => e.kind === 'turn' && e.direction)).toEqual(['prompt', 'response']);
-      await store.close();
+      expect((await inFile(tmp.dir, 'never-closed')).directions).toEqual(['prompt', 'response']);
     } finally {
       tmp.remove();
     }
@@ -158,13 +164,7 @@ describe('embedded mode (dataDir)', () => {
       await embedded.call({ phase: 'plan' }, 'Plan.', () => 'Planned.');
       expect((await embedded.listTurns()).turns.map((t) => t.direction)).toEqual(['prompt', 'response']);
       await embedded.close();
-      const store = openSqliteStore({ dataDir: tmp.dir });
-      const caller = localCaller({ id: 'reader', name: null, runtime: null, role: 'user' });
-      const reopened = new Hub(store);
-      expect((await reopened.getContext('no-server', caller)).title).toBe('Run 7');
-      const page = await reopened.listEvents('no-server', { kind: 'turn' }, caller);
-      expect(page.events.map((e) => e.kind === 'turn' && e.direction)).toEqual(['prompt', 'response']);
-      await store.close();
+      expect(await inFile(tmp.dir, 'no-server')).toEqual({ title: 'Run 7', directions: ['prompt', 'response'] });
     } finally {
       tmp.remove();
     }
