@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { localCaller } from '../hub/caller.js';
@@ -257,6 +258,58 @@ describe('recording faults never reach the pipeline', () => {
     const rec = createRecorder({ url: hub.url, contextId: 'other', logger: memoryLogger(), journalDir: dir });
     await vi.waitFor(() => expect(rec.stats().turnsReplayed).toBe(3), { timeout: 15_000, interval: 100 });
     expect((await hub.turns('big-replay')).map((t) => t.id)).toEqual(['big-a', 'big-b', 'big-c']);
+    await rec.close();
+  });
+
+  it('closing while a write hangs: that write is not retried afterwards, and its turns stay in the journal for the next recorder', async () => {
+    const { url } = await silentHub();
+    const rec = createRecorder({ url, contextId: 'closing', writeTimeoutMs: 300, logger: memoryLogger(), journalDir: journal() });
+    expect(await rec.call({}, 'prompt', () => 'answer')).toBe('answer');
+    await rec.close(50);
+    const atClose = rec.stats().writeFailures;
+    // The hanging write times out once (300 ms); a retry would add another failure every 300 ms plus backoff.
+    await sleep(1500);
+    expect(rec.stats().writeFailures).toBe(atClose + 1);
+    expect(rec.stats()).toMatchObject({ turnsWritten: 0, turnsDropped: 2 });
+    expect(
+      readFileSync(rec.journalPath as string, 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(3);
+  });
+
+  it('a journal that filled up during an outage is cut back once everything is stored, and journals prompts again', async () => {
+    const first: TestHub = await startTestHub();
+    const { dataDir } = first;
+    const port = first.server.port;
+    const rec = createRecorder({
+      url: first.url,
+      contextId: 'journal-full',
+      logger: memoryLogger(),
+      journalDir: journal(),
+      maxBufferedTurns: 4,
+      maxJournalBytes: 2000,
+      promptTimeoutMs: 200,
+    });
+    expect(await rec.call({ round: 0 }, 'before', () => 'a')).toBe('a');
+    expect(await rec.flush()).toBe(true);
+    await first.server.close();
+    // A 2,000-byte journal holds a few turns; past it turns are kept in memory only, and past 4 of those dropped.
+    for (let round = 1; round <= 6; round++) expect(await rec.call({ round }, 'during', () => String(round))).toBe(String(round));
+    expect(rec.stats().turnsDropped).toBeGreaterThan(0);
+    const second = await startTestHub({ port, dataDir });
+    cleanups.push(() => second.close());
+    let flushed = false;
+    for (let attempt = 0; attempt < 5 && !flushed; attempt++) flushed = await rec.flush(2000);
+    expect(flushed).toBe(true);
+    const path = rec.journalPath as string;
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(1);
+    let seenByProvider = '';
+    await rec.call({ round: 7 }, 'after', () => {
+      seenByProvider = readFileSync(path, 'utf8');
+      return 'z';
+    });
+    expect(seenByProvider).toContain('"round":7');
     await rec.close();
   });
 });

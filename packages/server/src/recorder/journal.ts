@@ -128,6 +128,7 @@ export class TurnJournal {
    * cannot be read.
    */
   read(at: JournalRef): Buffer | null {
+    if (this.#closed) return null;
     try {
       const bytes = Buffer.allocUnsafeSlow(at.length);
       return readSync(this.#fd, bytes, 0, at.length, at.offset) === at.length ? bytes : null;

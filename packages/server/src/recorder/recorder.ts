@@ -329,8 +329,8 @@ export class Recorder {
       if (this.#closing) return false;
       // Up to 200 turns and 4 MB a request, as the writer sends them (the hub takes 8 MiB bodies).
       let end = done + 1;
-      for (let bytes = JSON.stringify(turns[done]).length; end < Math.min(turns.length, done + 200); end++) {
-        bytes += JSON.stringify(turns[end]).length;
+      for (let bytes = Buffer.byteLength(JSON.stringify(turns[done])); end < Math.min(turns.length, done + 200); end++) {
+        bytes += Buffer.byteLength(JSON.stringify(turns[end]));
         if (bytes > REPLAY_BATCH_BYTES) break;
       }
       const batch = turns.slice(done, end);

@@ -131,11 +131,20 @@ export class WorkerSink implements TurnSink {
         this.#pending.delete(id);
         if (this.#pending.size === 0) this.#worker?.unref();
         reject(new BatonError('unavailable', `the recorder's store did not answer within ${this.#options.timeoutMs} ms`));
+        // A store stuck this long is replaced: SQLite rolls back whatever it had open, and the writer retries by id.
+        if (this.#worker === worker) void worker.terminate();
       }, this.#options.timeoutMs);
       timer.unref();
       this.#pending.set(id, { resolve, reject, timer });
       if (this.#pending.size === 1) worker.ref();
-      worker.postMessage({ ...request, id }, transfer);
+      try {
+        worker.postMessage({ ...request, id }, transfer);
+      } catch (error) {
+        clearTimeout(timer);
+        this.#pending.delete(id);
+        if (this.#pending.size === 0) worker.unref();
+        reject(new BatonError('internal', `the recorder's store could not be asked: ${(error as Error).message}`, { cause: error }));
+      }
     });
   }
 

@@ -32,7 +32,7 @@ export interface WriterOptions {
 export interface WriterHooks {
   /** Every turn handed over so far is stored or settled for good. */
   idle(): void;
-  /** Turns were dropped from memory before they could be stored. */
+  /** Turns the journal holds were dropped from memory before they could be stored. */
   dropped(): void;
   /** A journaled turn's bytes, for one moved out of memory; null when they cannot be read. */
   read(at: JournalRef): Uint8Array | null;
@@ -178,7 +178,11 @@ export class TurnWriter {
         this.#forget(entry);
         entry.settle?.('dropped');
       }
-      this.#drop(left, 'the recorder closed before they could be written');
+      this.#drop(
+        left,
+        'the recorder closed before they could be written',
+        lost.some((e) => e.at !== null),
+      );
     }
   }
 
@@ -199,7 +203,7 @@ export class TurnWriter {
       clearTimeout(this.#soon);
       this.#soon = null;
     }
-    if (this.#running || this.#retryTimer || this.#queue.length === 0) return;
+    if (this.#running || this.#retryTimer || this.#closed || this.#queue.length === 0) return;
     this.#running = true;
     void this.#run().finally(() => {
       this.#running = false;
@@ -211,7 +215,7 @@ export class TurnWriter {
   }
 
   async #run(): Promise<void> {
-    while (this.#queue.length > 0 && !this.#retryTimer) {
+    while (this.#queue.length > 0 && !this.#retryTimer && !this.#closed) {
       const batch = this.#takeBatch();
       this.#inFlight = batch.length;
       this.#writeStartedAt = performance.now();
@@ -262,7 +266,7 @@ export class TurnWriter {
     this.#remove(batch.length);
     this.counters.written += payloads.length;
     for (const entry of batch) entry.settle?.(unreadable.has(entry) ? 'dropped' : 'stored');
-    if (unreadable.size > 0) this.#drop(unreadable.size, 'turns could not be read back from the journal');
+    if (unreadable.size > 0) this.#drop(unreadable.size, 'turns could not be read back from the journal', true);
     if (this.#failures > 0) {
       this.#log.info({ failures: this.#failures, pending: this.#queue.length }, 'recording recovered: the sink accepts turns again');
       this.#failures = 0;
@@ -272,6 +276,19 @@ export class TurnWriter {
   #failed(batch: Entry[], error: unknown): void {
     this.counters.writeFailures++;
     this.lastError = describe(error);
+    // Entries before the cursor may now stay in memory: the next move out starts from the head.
+    this.#movedUpTo = 0;
+    if (this.#closed) {
+      // A write still in flight when the recorder closed: no retry; the journal keeps these turns for the next recorder.
+      this.#remove(batch.length);
+      for (const entry of batch) entry.settle?.('dropped');
+      this.#drop(
+        batch.length,
+        'the recorder closed before they could be written',
+        batch.some((e) => e.at !== null),
+      );
+      return;
+    }
     if (isPermanent(error)) {
       if (batch.length > 1) {
         this.#solo = batch.length;
@@ -348,12 +365,14 @@ export class TurnWriter {
       }
     }
     this.#movedUpTo = i;
-    if (dropped > 0) this.#drop(dropped, 'the buffer of unwritten turns is full');
+    // Only turns the journal does not hold are dropped here: the file has nothing to keep for them.
+    if (dropped > 0) this.#drop(dropped, 'the buffer of unwritten turns is full', false);
   }
 
-  #drop(count: number, reason: string): void {
+  /** Counts and logs lost turns; `held`: the journal holds some of them, so its file must be kept for the next recorder. */
+  #drop(count: number, reason: string, held = false): void {
     this.counters.dropped += count;
-    this.#hooks?.dropped();
+    if (held) this.#hooks?.dropped();
     const now = Date.now();
     // One line per 10 s at most: a dead hub under a busy pipeline must not flood stderr.
     if (now - this.#lastDropLog < 10_000) return;
