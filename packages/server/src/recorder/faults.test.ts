@@ -76,6 +76,30 @@ function journal(): string {
   return tmp.dir;
 }
 
+/**
+ * A hub that goes down mid-test and comes back on the same port and data:
+ * `down()` stops it; `back(rec)` starts it again and waits until `rec` has
+ * stored everything (flush gives up at the first failed attempt, and a pooled
+ * connection to the old server may be one, so it tries a few times).
+ */
+async function hubWithOutage(): Promise<{ url: string; down(): Promise<void>; back(rec: Recorder): Promise<TestHub> }> {
+  const first = await startTestHub();
+  const { dataDir } = first;
+  const port = first.server.port;
+  return {
+    url: first.url,
+    down: () => first.server.close(),
+    async back(rec) {
+      const second = await startTestHub({ port, dataDir });
+      cleanups.push(() => second.close());
+      let flushed = false;
+      for (let attempt = 0; attempt < 5 && !flushed; attempt++) flushed = await rec.flush(2000);
+      expect(flushed).toBe(true);
+      return second;
+    },
+  };
+}
+
 describe('recording faults never reach the pipeline', () => {
   it('a store that fails every write (disk full): same results, failures counted and logged, nothing stored', async () => {
     const { store, real } = await diskFullStore();
@@ -164,22 +188,15 @@ describe('recording faults never reach the pipeline', () => {
   });
 
   it('turns recorded while the hub is down are written, in order and once, when it comes back', async () => {
-    const first: TestHub = await startTestHub();
-    const { dataDir } = first;
-    const port = first.server.port;
-    const rec = createRecorder({ url: first.url, contextId: 'outage', logger: memoryLogger(), journalDir: journal() });
+    const hub = await hubWithOutage();
+    const rec = createRecorder({ url: hub.url, contextId: 'outage', logger: memoryLogger(), journalDir: journal() });
     expect(await rec.call({ round: 0 }, 'before', () => 'a')).toBe('a');
     expect(await rec.flush()).toBe(true);
-    await first.server.close();
+    await hub.down();
     expect(await rec.call({ round: 1 }, 'during', () => 'b')).toBe('b');
     expect(await rec.call({ round: 2 }, 'during', () => 'c')).toBe('c');
     expect(rec.stats().turnsPending).toBe(4);
-    const second = await startTestHub({ port, dataDir });
-    cleanups.push(() => second.close());
-    // flush() gives up at the first failed attempt (a pooled connection to the old server may be one); try a few times.
-    let flushed = false;
-    for (let attempt = 0; attempt < 5 && !flushed; attempt++) flushed = await rec.flush(2000);
-    expect(flushed).toBe(true);
+    const second = await hub.back(rec);
     expect(await rec.call({ round: 3 }, 'after', () => 'd')).toBe('d');
     await rec.close();
     const turns = await second.turns('outage');
@@ -188,12 +205,10 @@ describe('recording faults never reach the pipeline', () => {
   });
 
   it('an outage longer than the buffer moves the oldest turns out to the journal; all are written, in order and once, when the hub is back', async () => {
-    const first: TestHub = await startTestHub();
-    const { dataDir } = first;
-    const port = first.server.port;
+    const hub = await hubWithOutage();
     // A buffer of 4 turns: an outage of 6 calls (12 turns) overflows it.
     const rec = createRecorder({
-      url: first.url,
+      url: hub.url,
       contextId: 'long-outage',
       logger: memoryLogger(),
       journalDir: journal(),
@@ -201,14 +216,10 @@ describe('recording faults never reach the pipeline', () => {
     });
     expect(await rec.call({ round: 0 }, 'before', () => 'a')).toBe('a');
     expect(await rec.flush()).toBe(true);
-    await first.server.close();
+    await hub.down();
     for (let round = 1; round <= 6; round++) expect(await rec.call({ round }, 'during', () => String(round))).toBe(String(round));
     expect(rec.stats()).toMatchObject({ turnsPending: 12, turnsSpilled: 8, turnsDropped: 0 });
-    const second = await startTestHub({ port, dataDir });
-    cleanups.push(() => second.close());
-    let flushed = false;
-    for (let attempt = 0; attempt < 5 && !flushed; attempt++) flushed = await rec.flush(2000);
-    expect(flushed).toBe(true);
+    const second = await hub.back(rec);
     const turns = await second.turns('long-outage');
     expect(turns.map((t) => `${t.round}:${t.direction}`)).toEqual([0, 1, 2, 3, 4, 5, 6].flatMap((r) => [`${r}:prompt`, `${r}:response`]));
     expect(turns.find((t) => t.round === 1 && t.direction === 'response')?.content).toEqual([{ type: 'text', text: '1' }]);
@@ -279,11 +290,9 @@ describe('recording faults never reach the pipeline', () => {
   });
 
   it('a journal that filled up during an outage is cut back once everything is stored, and journals prompts again', async () => {
-    const first: TestHub = await startTestHub();
-    const { dataDir } = first;
-    const port = first.server.port;
+    const hub = await hubWithOutage();
     const rec = createRecorder({
-      url: first.url,
+      url: hub.url,
       contextId: 'journal-full',
       logger: memoryLogger(),
       journalDir: journal(),
@@ -293,15 +302,11 @@ describe('recording faults never reach the pipeline', () => {
     });
     expect(await rec.call({ round: 0 }, 'before', () => 'a')).toBe('a');
     expect(await rec.flush()).toBe(true);
-    await first.server.close();
+    await hub.down();
     // A 2,000-byte journal holds a few turns; past it turns are kept in memory only, and past 4 of those dropped.
     for (let round = 1; round <= 6; round++) expect(await rec.call({ round }, 'during', () => String(round))).toBe(String(round));
     expect(rec.stats().turnsDropped).toBeGreaterThan(0);
-    const second = await startTestHub({ port, dataDir });
-    cleanups.push(() => second.close());
-    let flushed = false;
-    for (let attempt = 0; attempt < 5 && !flushed; attempt++) flushed = await rec.flush(2000);
-    expect(flushed).toBe(true);
+    await hub.back(rec);
     const path = rec.journalPath as string;
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(1);
     let seenByProvider = '';
