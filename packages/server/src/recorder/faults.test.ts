@@ -69,6 +69,13 @@ async function silentHub(): Promise<{ url: string; sockets: Set<Socket> }> {
   return { url: `http://127.0.0.1:${port}`, sockets };
 }
 
+/** The lines of a recorder's journal file: its header, then one per turn it still holds. */
+function journalLines(rec: Recorder): string[] {
+  return readFileSync(rec.journalPath as string, 'utf8')
+    .trim()
+    .split('\n');
+}
+
 /** A journal directory of the test's own. */
 function journal(): string {
   const tmp = tempDir('baton-journal-');
@@ -153,9 +160,7 @@ describe('recording faults never reach the pipeline', () => {
     // The writes did go out; the hub just never answers them.
     await vi.waitFor(() => expect(sockets.size).toBeGreaterThan(0));
     // Every turn is in the journal, left there for the next recorder since none was stored.
-    const lines = readFileSync(rec.journalPath as string, 'utf8')
-      .trim()
-      .split('\n');
+    const lines = journalLines(rec);
     expect(lines).toHaveLength(1 + CALLS * 2);
     await rec.close(50);
   });
@@ -224,11 +229,7 @@ describe('recording faults never reach the pipeline', () => {
     expect(turns.map((t) => `${t.round}:${t.direction}`)).toEqual([0, 1, 2, 3, 4, 5, 6].flatMap((r) => [`${r}:prompt`, `${r}:response`]));
     expect(turns.find((t) => t.round === 1 && t.direction === 'response')?.content).toEqual([{ type: 'text', text: '1' }]);
     // With everything stored, the journal is cut back to its header.
-    expect(
-      readFileSync(rec.journalPath as string, 'utf8')
-        .trim()
-        .split('\n'),
-    ).toHaveLength(1);
+    expect(journalLines(rec)).toHaveLength(1);
     await rec.close();
     expect(rec.stats()).toMatchObject({ turnsWritten: 14, turnsPending: 0, turnsDropped: 0 });
   });
@@ -282,11 +283,7 @@ describe('recording faults never reach the pipeline', () => {
     await sleep(1500);
     expect(rec.stats().writeFailures).toBe(atClose + 1);
     expect(rec.stats()).toMatchObject({ turnsWritten: 0, turnsDropped: 2 });
-    expect(
-      readFileSync(rec.journalPath as string, 'utf8')
-        .trim()
-        .split('\n'),
-    ).toHaveLength(3);
+    expect(journalLines(rec)).toHaveLength(3);
   });
 
   it('a journal that filled up during an outage is cut back once everything is stored, and journals prompts again', async () => {
@@ -308,7 +305,7 @@ describe('recording faults never reach the pipeline', () => {
     expect(rec.stats().turnsDropped).toBeGreaterThan(0);
     await hub.back(rec);
     const path = rec.journalPath as string;
-    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(journalLines(rec)).toHaveLength(1);
     let seenByProvider = '';
     await rec.call({ round: 7 }, 'after', () => {
       seenByProvider = readFileSync(path, 'utf8');
