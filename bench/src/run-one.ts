@@ -8,8 +8,10 @@ import type { BenchTable } from './table.js';
  * handoff benchmark builds a million-event store in-process) cannot weigh on
  * the next one's measurements. The table goes back over the IPC channel.
  */
+export type BenchReply = { table: BenchTable } | { error: string };
+
 const name = process.argv[2] ?? '';
-let reply: { table: BenchTable } | { error: string };
+let reply: BenchReply;
 try {
   const module = (await import(pathToFileURL(join(import.meta.dirname, `${name}-bench.ts`)).href)) as { run(): Promise<BenchTable> };
   reply = { table: await module.run() };

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BenchReply } from './run-one.js';
 import { benchScale } from './scale.js';
 import { settle } from './settle.js';
 import { type BenchTable, renderTable } from './table.js';
@@ -14,12 +15,14 @@ import { type BenchTable, renderTable } from './table.js';
  * them all to bench/results/latest.md. BATON_BENCH_ONLY=timeline,mcp runs a
  * subset; BATON_BENCH_SCALE=quick a smaller, faster pass.
  */
+const here = dirname(fileURLToPath(import.meta.url));
+
 /** Runs one benchmark module in a fresh process (run-one.ts) and gives back its table. */
 function runAlone(name: string): Promise<BenchTable> {
   return new Promise((resolve, reject) => {
     const child = fork(join(here, 'run-one.ts'), [name], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let reply: { table: BenchTable } | { error: string } | undefined;
-    child.on('message', (message: { table: BenchTable } | { error: string }) => {
+    let reply: BenchReply | undefined;
+    child.on('message', (message: BenchReply) => {
       reply = message;
     });
     child.on('error', reject);
@@ -30,7 +33,6 @@ function runAlone(name: string): Promise<BenchTable> {
   });
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
 const only = (process.env.BATON_BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())

@@ -23,6 +23,7 @@ import {
   type TaskState,
 } from '@baton/core';
 import { type Dispatcher, request } from 'undici';
+import { joinedJson } from './joined-json.js';
 
 /** `GET /api/v1/search` parameters; lists are comma-joined. */
 export interface SearchOptions {
@@ -120,15 +121,8 @@ export class BatonClient {
     contextId: string,
     events: readonly (string | Uint8Array)[],
   ): Promise<{ events: { id: string; seq: number }[]; created: boolean[] }> {
-    // One Buffer, assembled outside the JS heap: no large string for the GC to copy.
-    const parts: Uint8Array[] = [EVENTS_OPEN];
-    for (const [i, event] of events.entries()) {
-      if (i > 0) parts.push(COMMA);
-      parts.push(typeof event === 'string' ? Buffer.from(event) : event);
-    }
-    parts.push(EVENTS_CLOSE);
     return this.#request('POST', `/api/v1/contexts/${enc(contextId)}/events`, undefined, {
-      raw: Buffer.concat(parts),
+      raw: joinedJson(events, '{"events":', '}'),
       headers: { prefer: 'return=minimal' },
     });
   }
@@ -244,10 +238,6 @@ export class BatonClient {
     return json as T;
   }
 }
-
-const EVENTS_OPEN = Buffer.from('{"events":[');
-const COMMA = Buffer.from(',');
-const EVENTS_CLOSE = Buffer.from(']}');
 
 function enc(id: string): string {
   return encodeURIComponent(id);

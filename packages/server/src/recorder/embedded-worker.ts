@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type Actor, BatonError } from '@baton/core';
+import { type Actor, BatonError, type NewEventInput } from '@baton/core';
 import { HubSink } from './hub-sink.js';
 import type { TurnBatch } from './sink.js';
 import type { WorkerBatch, WorkerReply, WorkerRequest } from './worker-sink.js';
@@ -53,14 +53,7 @@ async function answer(request: WorkerRequest): Promise<WorkerReply> {
 }
 
 function toTurnBatch(batch: WorkerBatch): TurnBatch {
-  if ('turns' in batch) return batch;
-  const json: Uint8Array[] = [];
-  let start = 0;
-  for (const end of batch.ends) {
-    json.push(batch.bytes.subarray(start, end));
-    start = end;
-  }
-  return { json };
+  return 'turns' in batch ? batch : { turns: JSON.parse(new TextDecoder().decode(batch.array)) as NewEventInput[] };
 }
 
 function failure(id: number, error: unknown): WorkerReply {

@@ -11,7 +11,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { NewContextInput, NewEventInput } from '@baton/core';
+import type { NewContextInput } from '@baton/core';
 import { newId } from '../hub/ids.js';
 import type { RecorderLogger } from './logger.js';
 
@@ -40,12 +40,6 @@ export function jsonLine(value: unknown): Buffer {
  * File: `<pid>-<ulid>.jsonl` in the journal directory; line 1 is the header
  * (target, context, how to create it), each further line one turn.
  */
-/** Where a turn's line lies in its journal file. */
-export interface JournalRef {
-  offset: number;
-  length: number;
-}
-
 export interface JournalHeader {
   journal: 'baton-recorder';
   version: 1;
@@ -169,11 +163,18 @@ export class TurnJournal {
   }
 }
 
+/** Where a turn's line lies in its journal file. */
+export interface JournalRef {
+  offset: number;
+  length: number;
+}
+
 /** A journal left by a process that is gone, claimed by this one for replay. */
 export interface OrphanJournal {
   path: string;
   header: JournalHeader;
-  turns: NewEventInput[];
+  /** Each turn's JSON line, as written (the hub takes them as they are). */
+  lines: Buffer[];
 }
 
 /**
@@ -199,18 +200,18 @@ export function claimOrphans(dir: string, target: string, log: RecorderLogger): 
     const header = parseLine(firstLine(from)) as JournalHeader | null;
     if (header?.journal !== 'baton-recorder' || header.target !== target) continue;
     const to = join(dir, `${process.pid}-${newId()}${CLAIMED}`);
-    let turns: NewEventInput[];
+    let lines: Buffer[];
     try {
       renameSync(from, to);
-      turns = turnsIn(readFileSync(to, 'utf8'));
+      lines = turnLines(readFileSync(to));
     } catch {
       continue; // another recorder claimed it first
     }
     log.info(
-      { path: from, turns: turns.length, contextId: header.contextId },
+      { path: from, turns: lines.length, contextId: header.contextId },
       'replaying a recorder journal left by a process that exited',
     );
-    claimed.push({ path: to, header, turns });
+    claimed.push({ path: to, header, lines });
   }
   return claimed;
 }
@@ -245,14 +246,17 @@ function firstLine(path: string): string {
   }
 }
 
-/** The turns of a journal's text: every line after the header that parses (a torn last line does not). */
-function turnsIn(text: string): NewEventInput[] {
-  const turns: NewEventInput[] = [];
-  for (const line of text.split('\n').slice(1)) {
-    const turn = parseLine(line) as NewEventInput | null;
-    if (turn) turns.push(turn);
+/** The turn lines of a journal file: every line after the header that parses as JSON (a torn last line does not). */
+function turnLines(file: Buffer): Buffer[] {
+  const lines: Buffer[] = [];
+  let start = file.indexOf(0x0a) + 1;
+  while (start > 0 && start < file.length) {
+    const end = file.indexOf(0x0a, start);
+    const line = file.subarray(start, end === -1 ? file.length : end);
+    if (parseLine(line.toString('utf8'))) lines.push(line);
+    start = end + 1;
   }
-  return turns;
+  return lines;
 }
 
 function parseLine(line: string | undefined): unknown {

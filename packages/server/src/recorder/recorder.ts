@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { BatonError, type Json, type NewContextInput, type NewEventInput, NewTurn, zodIssues } from '@baton/core';
+import { BatonError, type Json, NewTurn, zodIssues } from '@baton/core';
 import { newId } from '../hub/ids.js';
 import type { RecorderOptions } from './create-recorder.js';
 import { claimOrphans, jsonLine, type OrphanJournal, releaseClaimed, removeClaimed, TurnJournal } from './journal.js';
@@ -307,60 +307,53 @@ export class Recorder {
 
   /**
    * Stores the turns of journals that exited processes left behind, oldest
-   * first; given back for a later recorder when this one closes first.
+   * first, in batches of up to 200 turns and 4 MB (the hub takes 8 MiB
+   * bodies), sent as the JSON lines they were journaled as; retried with
+   * backoff while the hub is unreachable, and given back for a later recorder
+   * when this one closes first.
    */
   async #replay(orphans: OrphanJournal[]): Promise<void> {
     for (const orphan of orphans) {
-      if (!(await this.#deliver(orphan.header, orphan.turns, orphan.path))) {
-        releaseClaimed(orphan.path);
-        return;
+      let delay = 250;
+      for (let done = 0; done < orphan.lines.length; ) {
+        if (this.#closing) {
+          releaseClaimed(orphan.path);
+          return;
+        }
+        let end = done;
+        for (let bytes = 0; end < Math.min(orphan.lines.length, done + 200); end++) {
+          bytes += (orphan.lines[end] as Buffer).byteLength;
+          if (bytes > REPLAY_BATCH_BYTES && end > done) break;
+        }
+        const batch = orphan.lines.slice(done, end);
+        try {
+          await this.#replayBatch(orphan, batch);
+          done += batch.length;
+          this.#replayed += batch.length;
+          delay = 250;
+        } catch (error) {
+          this.#log.debug({ err: String(error), path: orphan.path, retryInMs: delay }, 'replaying a recorder journal failed; retrying');
+          await new Promise((resolve) => setTimeout(resolve, delay).unref());
+          delay = Math.min(delay * 2, 10_000);
+        }
       }
       removeClaimed(orphan.path);
     }
   }
 
-  /**
-   * Sends journaled turns in batches, retrying with backoff while the hub is
-   * unreachable: true once all are stored, false when the recorder closed first.
-   */
-  async #deliver(target: { contextId: string; context: NewContextInput }, turns: NewEventInput[], path: string): Promise<boolean> {
-    let delay = 250;
-    for (let done = 0; done < turns.length; ) {
-      if (this.#closing) return false;
-      // Up to 200 turns and 4 MB a request, as the writer sends them (the hub takes 8 MiB bodies).
-      let end = done + 1;
-      for (let bytes = Buffer.byteLength(JSON.stringify(turns[done])); end < Math.min(turns.length, done + 200); end++) {
-        bytes += Buffer.byteLength(JSON.stringify(turns[end]));
-        if (bytes > REPLAY_BATCH_BYTES) break;
-      }
-      const batch = turns.slice(done, end);
-      try {
-        await this.#replayBatch(target, batch, path);
-        done += batch.length;
-        this.#replayed += batch.length;
-        delay = 250;
-      } catch (error) {
-        this.#log.debug({ err: String(error), path, retryInMs: delay }, 'replaying a recorder journal failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, delay).unref());
-        delay = Math.min(delay * 2, 10_000);
-      }
-    }
-    return true;
-  }
-
-  async #replayBatch(target: { contextId: string; context: NewContextInput }, batch: NewEventInput[], path: string): Promise<void> {
-    const { contextId, context } = target;
+  async #replayBatch(orphan: OrphanJournal, batch: Buffer[]): Promise<void> {
+    const { contextId, context } = orphan.header;
     try {
-      await this.#sink.append(contextId, { turns: batch });
+      await this.#sink.append(contextId, { json: batch });
     } catch (error) {
       if (error instanceof BatonError && error.code === 'not_found' && error.details?.kind === 'context') {
         await this.#sink.ensureContext(contextId, context);
-        await this.#sink.append(contextId, { turns: batch });
+        await this.#sink.append(contextId, { json: batch });
       } else if (error instanceof BatonError && REFUSED.has(error.code) && batch.length > 1) {
         // Isolate the turn the hub refuses; the rest still go in.
-        for (const turn of batch) await this.#replayBatch(target, [turn], path);
+        for (const line of batch) await this.#replayBatch(orphan, [line]);
       } else if (error instanceof BatonError && REFUSED.has(error.code)) {
-        this.#log.error({ err: error.message, path }, 'a journaled turn was refused by the hub; it is skipped');
+        this.#log.error({ err: error.message, path: orphan.path }, 'a journaled turn was refused by the hub; it is skipped');
       } else {
         throw error;
       }

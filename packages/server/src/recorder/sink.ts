@@ -16,10 +16,15 @@ export type TurnBatch = { readonly turns: readonly NewEventInput[] } | { readonl
 
 /** The turns of a batch as objects, parsing JSON bytes when that is the form it holds. */
 export function turnsOf(batch: TurnBatch): readonly NewEventInput[] {
-  if ('turns' in batch) return batch.turns;
-  const decoder = new TextDecoder();
-  return batch.json.map((bytes) => JSON.parse(decoder.decode(bytes)) as NewEventInput);
+  return 'turns' in batch ? batch.turns : batch.json.map(turnFromJson);
 }
+
+/** One turn from its JSON bytes. */
+export function turnFromJson(bytes: Uint8Array): NewEventInput {
+  return JSON.parse(decoder.decode(bytes)) as NewEventInput;
+}
+
+const decoder = new TextDecoder();
 
 /**
  * Where the recorder's turns go: a hub over HTTP (`RemoteSink`) or a hub in

@@ -9,10 +9,11 @@ import {
   type NewContextInput,
   type NewEventInput,
 } from '@baton/core';
+import { joinedJson } from '../client/joined-json.js';
 import type { TurnBatch, TurnSink } from './sink.js';
 
-/** A batch as the worker receives it: objects, or every turn's JSON in one transferred buffer, cut at `ends`. */
-export type WorkerBatch = { turns: readonly NewEventInput[] } | { bytes: Uint8Array; ends: number[] };
+/** A batch as the worker receives it: objects, or the bytes of one JSON array of them. */
+export type WorkerBatch = { turns: readonly NewEventInput[] } | { array: Uint8Array };
 
 /** What `WorkerSink` asks its worker (`embedded-worker`). */
 type WorkerAsk =
@@ -67,17 +68,9 @@ export class WorkerSink implements TurnSink {
   }
 
   append(contextId: string, batch: TurnBatch): Promise<void> {
-    if ('turns' in batch) return this.#ask({ op: 'append', contextId, batch: { turns: batch.turns } }) as Promise<void>;
-    // One buffer of its own, handed over rather than copied: each turn's bytes may be a view into a shared pool.
-    const bytes = new Uint8Array(batch.json.reduce((n, part) => n + part.byteLength, 0));
-    const ends: number[] = [];
-    let at = 0;
-    for (const part of batch.json) {
-      bytes.set(part, at);
-      at += part.byteLength;
-      ends.push(at);
-    }
-    return this.#ask({ op: 'append', contextId, batch: { bytes, ends } }, [bytes.buffer]) as Promise<void>;
+    // The turns' JSON joined into one buffer: one copy to the worker, one parse there.
+    const sent: WorkerBatch = 'turns' in batch ? { turns: batch.turns } : { array: joinedJson(batch.json) };
+    return this.#ask({ op: 'append', contextId, batch: sent }) as Promise<void>;
   }
 
   ensureContext(contextId: string, init: NewContextInput): Promise<void> {
@@ -122,15 +115,13 @@ export class WorkerSink implements TurnSink {
     return worker;
   }
 
-  #ask(request: WorkerAsk, transfer: ArrayBuffer[] = []): Promise<unknown> {
+  #ask(request: WorkerAsk): Promise<unknown> {
     if (this.#closed) return Promise.reject(new BatonError('unavailable', 'the recorder is closed'));
     const worker = this.#worker ?? this.#start();
     const id = ++this.#next;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        if (this.#pending.size === 0) this.#worker?.unref();
-        reject(new BatonError('unavailable', `the recorder's store did not answer within ${this.#options.timeoutMs} ms`));
+        this.#take(id)?.reject(new BatonError('unavailable', `the recorder's store did not answer within ${this.#options.timeoutMs} ms`));
         // A store stuck this long is replaced: SQLite rolls back whatever it had open, and the writer retries by id.
         if (this.#worker === worker) void worker.terminate();
       }, this.#options.timeoutMs);
@@ -138,24 +129,30 @@ export class WorkerSink implements TurnSink {
       this.#pending.set(id, { resolve, reject, timer });
       if (this.#pending.size === 1) worker.ref();
       try {
-        worker.postMessage({ ...request, id }, transfer);
+        worker.postMessage({ ...request, id });
       } catch (error) {
-        clearTimeout(timer);
-        this.#pending.delete(id);
-        if (this.#pending.size === 0) worker.unref();
-        reject(new BatonError('internal', `the recorder's store could not be asked: ${(error as Error).message}`, { cause: error }));
+        this.#take(id)?.reject(
+          new BatonError('internal', `the recorder's store could not be asked: ${(error as Error).message}`, { cause: error }),
+        );
       }
     });
   }
 
   #settle(reply: WorkerReply): void {
-    const pending = this.#pending.get(reply.id);
+    const pending = this.#take(reply.id);
     if (!pending) return; // answered after its timeout
-    this.#pending.delete(reply.id);
-    clearTimeout(pending.timer);
-    if (this.#pending.size === 0) this.#worker?.unref();
     if (reply.ok) pending.resolve(reply.value);
     else pending.reject(new BatonError(reply.error.code, reply.error.message, { details: reply.error.details }));
+  }
+
+  /** Ends the wait for request `id`: the worker no longer holds the process open once nothing is awaited. */
+  #take(id: number): Pending | undefined {
+    const pending = this.#pending.get(id);
+    if (!pending) return undefined;
+    this.#pending.delete(id);
+    clearTimeout(pending.timer);
+    if (this.#pending.size === 0) this.#worker?.unref();
+    return pending;
   }
 
   /** The worker failed or exited: what it was asked fails (the writer retries), and the next request starts a new one. */

@@ -1,7 +1,7 @@
 import { BatonError, type NewContextInput, type NewEventInput } from '@baton/core';
 import type { JournalRef } from './journal.js';
 import type { RecorderLogger } from './logger.js';
-import type { TurnBatch, TurnSink } from './sink.js';
+import { type TurnBatch, type TurnSink, turnFromJson } from './sink.js';
 
 /**
  * What became of one turn handed to the writer:
@@ -386,10 +386,7 @@ function toBatch(payloads: readonly (NewEventInput | Uint8Array)[]): TurnBatch {
   const json: Uint8Array[] = [];
   for (const payload of payloads) if (payload instanceof Uint8Array) json.push(payload);
   if (json.length === payloads.length) return { json };
-  const decoder = new TextDecoder();
-  return {
-    turns: payloads.map((payload) => (payload instanceof Uint8Array ? (JSON.parse(decoder.decode(payload)) as NewEventInput) : payload)),
-  };
+  return { turns: payloads.map((payload) => (payload instanceof Uint8Array ? turnFromJson(payload) : payload)) };
 }
 
 function isMissingContext(error: unknown): boolean {
